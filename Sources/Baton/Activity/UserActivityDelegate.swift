@@ -1,0 +1,21 @@
+/// Told about the life of one ``UserActivity``. Every method has a default that does nothing.
+@MainActor
+public protocol UserActivityDelegate: AnyObject {
+    /// Called in an update pass, after the owners have filled `userInfo`, before it is used.
+    func userActivityWillSave(_ userActivity: UserActivity)
+    /// Called when another device has continued the activity.
+    func userActivityWasContinued(_ userActivity: UserActivity)
+}
+
+extension UserActivityDelegate {
+    public func userActivityWillSave(_ userActivity: UserActivity) {}
+    public func userActivityWasContinued(_ userActivity: UserActivity) {}
+}
+
+/// An object that can put itself back into the state an activity describes:
+/// responders and documents, handed to a continuation's restoration handler.
+@MainActor
+public protocol UserActivityRestoring: AnyObject {
+    /// Restores the state saved in `userActivity`.
+    func restoreUserActivityState(_ userActivity: UserActivity)
+}

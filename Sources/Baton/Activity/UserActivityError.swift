@@ -1,0 +1,66 @@
+import Foundation
+
+/// Why an activity could not be set up, encoded or continued.
+///
+/// ``code`` gives Apple's `NSUserActivity` error numbers where Apple has one, so code ported
+/// from a Mac app can keep comparing numbers.
+public enum UserActivityError: Error, Hashable, Sendable {
+    /// The URL given to ``UserActivity/setWebpageURL(_:)`` is not an absolute http or https URL.
+    case invalidWebpageURL(String)
+    /// The continuation was cancelled: superseded by a newer one, or dropped without an outcome.
+    case cancelled
+    /// The activity could not be handed off; the reason says why.
+    case handoffFailed(String)
+    /// The device that offered the activity could not be reached.
+    case connectionUnavailable(String)
+    /// The app that owns the activity did not answer in time.
+    case remoteApplicationTimedOut(String)
+    /// The encoded `userInfo` is larger than ``UserActivity/maximumUserInfoSize``.
+    case userInfoTooLarge(size: Int, limit: Int)
+    /// A value could not be turned into a `userInfo`, or a `userInfo` into the requested type.
+    case invalidUserInfo(String)
+    /// Bytes given to ``UserActivityPayload/init(decoding:)`` are not an encoded activity.
+    case malformedPayload(String)
+
+    /// Apple's number for this error: 3072 cancelled, 4608 handoffFailed,
+    /// 4609 connectionUnavailable, 4610 remoteApplicationTimedOut, 4611 userInfoTooLarge.
+    /// Baton's own cases use numbers after Apple's in the same range: 4640 invalidWebpageURL,
+    /// 4641 invalidUserInfo, 4642 malformedPayload.
+    public var code: Int {
+        switch self {
+        case .cancelled: return 3072
+        case .handoffFailed: return 4608
+        case .connectionUnavailable: return 4609
+        case .remoteApplicationTimedOut: return 4610
+        case .userInfoTooLarge: return 4611
+        case .invalidWebpageURL: return 4640
+        case .invalidUserInfo: return 4641
+        case .malformedPayload: return 4642
+        }
+    }
+}
+
+extension UserActivityError: CustomStringConvertible, LocalizedError {
+    public var description: String {
+        switch self {
+        case .invalidWebpageURL(let url):
+            return "invalid webpage URL \"\(url)\": only absolute http and https URLs are allowed"
+        case .cancelled:
+            return "the continuation was cancelled"
+        case .handoffFailed(let reason):
+            return "handoff failed: \(reason)"
+        case .connectionUnavailable(let reason):
+            return "the other device could not be reached: \(reason)"
+        case .remoteApplicationTimedOut(let reason):
+            return "the app on the other device did not answer in time: \(reason)"
+        case .userInfoTooLarge(let size, let limit):
+            return "userInfo is \(size) bytes encoded, over the limit of \(limit) bytes"
+        case .invalidUserInfo(let reason):
+            return "invalid userInfo: \(reason)"
+        case .malformedPayload(let reason):
+            return "malformed activity payload: \(reason)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

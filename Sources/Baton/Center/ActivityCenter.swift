@@ -1,0 +1,194 @@
+import Foundation
+
+/// Chooses the current activity and runs the lazy update passes, for one application.
+///
+/// The center is driven by an ``ActivityScheduler``: elections and update passes are
+/// coalesced into the next scheduler turn, so any number of focus changes or `needsSave`
+/// marks before that turn cost one election and one pass.
+@MainActor
+public final class ActivityCenter {
+    /// The process's center, scheduling on the main queue until a toolkit layer installs
+    /// its own scheduler.
+    public static let shared = ActivityCenter(scheduler: DispatchMainScheduler())
+
+    /// Where the center's deferred work runs. A toolkit layer may replace it before use.
+    public var scheduler: any ActivityScheduler
+
+    /// Records events to the `BATON_TRACE` file; nil when tracing is off.
+    public var trace: ActivityTrace?
+
+    /// The window whose responder chain elects the current activity, held weakly.
+    /// The toolkit layer sets it from the active window; changing it re-elects.
+    public weak var mainWindow: Window? {
+        didSet {
+            guard oldValue !== mainWindow else { return }
+            if oldValue?.electingCenter === self { oldValue?.electingCenter = nil }
+            mainWindow?.electingCenter = self
+            setNeedsElection()
+        }
+    }
+
+    /// The activity being offered to other devices, if any.
+    public private(set) var currentActivity: UserActivity?
+
+    /// The application whose delegate hears about updates and continuations.
+    weak var application: Application?
+
+    private var turnScheduled = false
+    private var electionPending = false
+    private var pendingUpdates: [UserActivity] = []
+    private var ownershipChecks: [UserActivity] = []
+    private var observers: [(id: Int, handler: @MainActor (ActivityEvent) -> Void)] = []
+    private var nextObserverID = 0
+
+    /// Creates a center that defers its work to `scheduler`. Tracing follows `BATON_TRACE`.
+    public init(scheduler: any ActivityScheduler) {
+        self.scheduler = scheduler
+        self.trace = ActivityTrace.fromEnvironment
+    }
+
+    /// Asks for an election in the next scheduler turn. The toolkit layer calls it when
+    /// focus moves or the chain is re-linked.
+    public func setNeedsElection() {
+        electionPending = true
+        scheduleTurn()
+    }
+
+    /// Calls `handler` for every event from now on, until the observation is cancelled.
+    public func addObserver(_ handler: @escaping @MainActor (ActivityEvent) -> Void) -> ActivityObservation {
+        nextObserverID += 1
+        observers.append((nextObserverID, handler))
+        return ActivityObservation(center: self, id: nextObserverID)
+    }
+
+    /// Saves `activity` now if it needs saving, as its update pass would, instead of waiting
+    /// for the pass. The service calls it before sending an activity to another device.
+    public func saveNow(_ activity: UserActivity) {
+        guard activity.isValid, activity.needsSave else { return }
+        activity.performUpdate()
+    }
+
+    /// Tells the activity's delegate, and observers, that another device continued it.
+    public func reportContinued(_ activity: UserActivity) {
+        activity.delegate?.userActivityWasContinued(activity)
+        emit(.wasContinued(activity))
+    }
+
+    func removeObserver(_ id: Int) {
+        observers.removeAll { $0.id == id }
+    }
+
+    func emit(_ event: ActivityEvent) {
+        trace?.record(event)
+        for observer in observers {
+            observer.handler(event)
+        }
+    }
+
+    // MARK: Scheduling
+
+    private func scheduleTurn() {
+        guard !turnScheduled else { return }
+        turnScheduled = true
+        scheduler.schedule { [weak self] in
+            self?.runTurn()
+        }
+    }
+
+    /// One scheduler turn: abandoned activities are invalidated, then the election runs,
+    /// then the update pass. Work asked for during the turn goes to the next one.
+    private func runTurn() {
+        turnScheduled = false
+        if !ownershipChecks.isEmpty { invalidateAbandonedActivities() }
+        if electionPending {
+            electionPending = false
+            elect()
+        }
+        if !pendingUpdates.isEmpty { runUpdatePass() }
+    }
+
+    // MARK: Current activity
+
+    func makeCurrent(_ activity: UserActivity) {
+        guard currentActivity !== activity else { return }
+        if let previous = currentActivity {
+            currentActivity = nil
+            emit(.resigned(previous))
+        }
+        currentActivity = activity
+        emit(.becameCurrent(activity))
+    }
+
+    func resign(_ activity: UserActivity) {
+        guard currentActivity === activity else { return }
+        currentActivity = nil
+        emit(.resigned(activity))
+    }
+
+    func activitySummaryDidChange(_ activity: UserActivity) {
+        if activity.isCurrent { emit(.summaryChanged(activity)) }
+    }
+
+    /// Elects the current activity from the main window's chain, then its document.
+    ///
+    /// With no main window the current activity stays. Where the chain offers nothing, a
+    /// managed current activity resigns; one made current by hand stays.
+    private func elect() {
+        guard let window = mainWindow else { return }
+        let elected = ResponderChain.firstEligibleActivity(from: window.firstResponder ?? window)
+            ?? Self.eligible(window.windowController?.document?.userActivity)
+        if let elected {
+            makeCurrent(elected)
+        } else if let current = currentActivity, current.isManaged {
+            resign(current)
+        }
+    }
+
+    private static func eligible(_ activity: UserActivity?) -> UserActivity? {
+        guard let activity, activity.isValid, activity.isEligibleForHandoff else { return nil }
+        return activity
+    }
+
+    // MARK: Update passes
+
+    func enqueueUpdate(_ activity: UserActivity) {
+        pendingUpdates.append(activity)
+        scheduleTurn()
+    }
+
+    private func runUpdatePass() {
+        let batch = pendingUpdates
+        pendingUpdates = []
+        for activity in batch {
+            activity.isQueuedForUpdate = false
+        }
+        for activity in batch where activity.isValid && activity.needsSave {
+            activity.performUpdate()
+        }
+    }
+
+    func activityDidUpdateOwnedState(_ activity: UserActivity) {
+        guard let application else { return }
+        application.delegate?.application(application, didUpdate: activity)
+    }
+
+    // MARK: Ownership
+
+    func enqueueOwnershipCheck(_ activity: UserActivity) {
+        ownershipChecks.append(activity)
+        scheduleTurn()
+    }
+
+    private func invalidateAbandonedActivities() {
+        let checks = ownershipChecks
+        ownershipChecks = []
+        for activity in checks where activity.isValid && activity.owners.isEmpty {
+            activity.invalidate()
+        }
+    }
+
+    func activityDidInvalidate(_ activity: UserActivity) {
+        emit(.invalidated(activity))
+        if activity.isManaged { setNeedsElection() }
+    }
+}

@@ -1,0 +1,43 @@
+/// Hears about incoming activities and saved state, like `NSApplicationDelegate`'s Handoff
+/// methods. Every method has a default.
+@MainActor
+public protocol ApplicationDelegate: AnyObject {
+    /// Called at once when a continuation of `userActivityType` begins, before its data
+    /// arrives: show that something is coming. The default returns false.
+    func application(_ application: Application,
+                     willContinueUserActivityWithType userActivityType: String) -> Bool
+
+    /// Called with the continued activity. Put the app into its state, and pass the objects
+    /// that present it to `restorationHandler` (now or later); each gets
+    /// `restoreUserActivityState`. Return whether the app handled the activity.
+    /// The default returns false.
+    func application(_ application: Application, continue userActivity: UserActivity,
+                     restorationHandler: @escaping ([any UserActivityRestoring]) -> Void) -> Bool
+
+    /// Called instead of `continue` when the continuation failed. The default does nothing.
+    func application(_ application: Application,
+                     didFailToContinueUserActivityWithType userActivityType: String,
+                     error: any Error)
+
+    /// Called after an update pass filled a managed activity's `userInfo`: a good place to
+    /// add a version key or inspect what will be sent. The default does nothing.
+    func application(_ application: Application, didUpdate userActivity: UserActivity)
+}
+
+extension ApplicationDelegate {
+    public func application(_ application: Application,
+                            willContinueUserActivityWithType userActivityType: String) -> Bool {
+        false
+    }
+
+    public func application(_ application: Application, continue userActivity: UserActivity,
+                            restorationHandler: @escaping ([any UserActivityRestoring]) -> Void) -> Bool {
+        false
+    }
+
+    public func application(_ application: Application,
+                            didFailToContinueUserActivityWithType userActivityType: String,
+                            error: any Error) {}
+
+    public func application(_ application: Application, didUpdate userActivity: UserActivity) {}
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// Baton's binary activity format, version 1. All integers are unsigned LEB128 varints
+/// unless said otherwise; strings are a varint byte count and UTF-8.
+///
+/// ```
+/// payload  := "BATN" version:u8 flags:u8 type:string [title:string] [url:string]
+///             [expiration:f64] keywordCount:varint keyword:string* infoLength:varint info:dict
+/// flags    := bit0 eligible, bit1 continuation streams, bit2 has title, bit3 has URL,
+///             bit4 has expiration
+/// value    := tag:u8 body — 0 null, 1 false, 2 true, 3 int (zigzag varint), 4 double (f64),
+///             5 string, 6 data (varint count, bytes), 7 date (f64 seconds since 2001),
+///             8 url (string), 9 uuid (16 bytes), 10 array (count, value*),
+///             11 dictionary (count, (key:string value)*)
+/// f64      := IEEE 754 bits, big-endian
+/// ```
+/// `info` is the `userInfo` dictionary's body (a count and entries); its byte length comes
+/// first so the size limit is checked before it is read.
+extension UserActivityPayload {
+    static let magic: [UInt8] = Array("BATN".utf8)
+    static let maximumNesting = 32
+
+    private enum Flag {
+        static let eligible: UInt8 = 1 << 0
+        static let streams: UInt8 = 1 << 1
+        static let title: UInt8 = 1 << 2
+        static let url: UInt8 = 1 << 3
+        static let expiration: UInt8 = 1 << 4
+        static let all: UInt8 = 0b1_1111
+    }
+
+    /// The number of bytes `userInfo` takes encoded: what ``UserActivity/maximumUserInfoSize``
+    /// limits.
+    public var encodedUserInfoSize: Int {
+        var writer = BinaryWriter()
+        writer.dictionaryBody(userInfo)
+        return writer.bytes.count
+    }
+
+    /// Encodes the payload in Baton's binary format.
+    ///
+    /// - Throws: ``UserActivityError/userInfoTooLarge(size:limit:)`` when `userInfo` encodes
+    ///   to more than ``UserActivity/maximumUserInfoSize`` bytes;
+    ///   ``UserActivityError/invalidUserInfo(_:)`` when a text field is over
+    ///   ``maximumFieldLength``; ``UserActivityError/invalidWebpageURL(_:)`` for a URL that is
+    ///   not http or https.
+    public func encoded() throws -> Data {
+        var info = BinaryWriter()
+        info.dictionaryBody(userInfo)
+        guard info.bytes.count <= UserActivity.maximumUserInfoSize else {
+            throw UserActivityError.userInfoTooLarge(
+                size: info.bytes.count, limit: UserActivity.maximumUserInfoSize)
+        }
+        if let webpageURL { try Self.validateWebpageURL(webpageURL) }
+        for field in [activityType, title ?? "", webpageURL?.absoluteString ?? ""] + keywords
+        where field.utf8.count > Self.maximumFieldLength {
+            throw UserActivityError.invalidUserInfo(
+                "a text field is \(field.utf8.count) bytes, over the limit of \(Self.maximumFieldLength)")
+        }
+
+        var flags: UInt8 = 0
+        if isEligibleForHandoff { flags |= Flag.eligible }
+        if supportsContinuationStreams { flags |= Flag.streams }
+        if title != nil { flags |= Flag.title }
+        if webpageURL != nil { flags |= Flag.url }
+        if expirationDate != nil { flags |= Flag.expiration }
+
+        var writer = BinaryWriter()
+        writer.raw(Self.magic)
+        writer.byte(Self.formatVersion)
+        writer.byte(flags)
+        writer.string(activityType)
+        if let title { writer.string(title) }
+        if let webpageURL { writer.string(webpageURL.absoluteString) }
+        if let expirationDate { writer.double(expirationDate.timeIntervalSinceReferenceDate) }
+        writer.varint(UInt64(keywords.count))
+        for keyword in keywords.sorted() { writer.string(keyword) }
+        writer.varint(UInt64(info.bytes.count))
+        writer.raw(info.bytes)
+        return Data(writer.bytes)
+    }
+
+    /// Decodes a payload written by ``encoded()``.
+    ///
+    /// - Throws: ``UserActivityError/malformedPayload(_:)`` for bytes that are not a
+    ///   version-1 payload (wrong magic, unknown version or tag, truncation, trailing bytes,
+    ///   invalid UTF-8, URL or nesting deeper than 32);
+    ///   ``UserActivityError/userInfoTooLarge(size:limit:)`` when `userInfo` is over the limit.
+    public init(decoding data: Data) throws {
+        guard data.count <= Self.maximumEncodedSize else {
+            throw UserActivityError.malformedPayload(
+                "\(data.count) bytes is over the limit of \(Self.maximumEncodedSize)")
+        }
+        var reader = BinaryReader(Array(data))
+        guard try reader.raw(Self.magic.count) == Self.magic else {
+            throw UserActivityError.malformedPayload("not a Baton activity (wrong magic)")
+        }
+        let version = try reader.byte()
+        guard version == Self.formatVersion else {
+            throw UserActivityError.malformedPayload("unknown format version \(version)")
+        }
+        let flags = try reader.byte()
+        guard flags & ~Flag.all == 0 else {
+            throw UserActivityError.malformedPayload("unknown flags \(flags)")
+        }
+        let activityType = try reader.string(maximumLength: Self.maximumFieldLength)
+        guard !activityType.isEmpty else {
+            throw UserActivityError.malformedPayload("empty activity type")
+        }
+        let title = flags & Flag.title != 0
+            ? try reader.string(maximumLength: Self.maximumFieldLength) : nil
+        var webpageURL: URL?
+        if flags & Flag.url != 0 {
+            let text = try reader.string(maximumLength: Self.maximumFieldLength)
+            guard let url = URL(string: text), (try? Self.validateWebpageURL(url)) != nil else {
+                throw UserActivityError.malformedPayload("invalid webpage URL")
+            }
+            webpageURL = url
+        }
+        let expirationDate = flags & Flag.expiration != 0
+            ? Date(timeIntervalSinceReferenceDate: try reader.double()) : nil
+        let keywordCount = try reader.count()
+        var keywords = Set<String>()
+        for _ in 0..<keywordCount {
+            keywords.insert(try reader.string(maximumLength: Self.maximumFieldLength))
+        }
+        let infoLength = try reader.count()
+        guard infoLength <= UserActivity.maximumUserInfoSize else {
+            throw UserActivityError.userInfoTooLarge(size: infoLength, limit: UserActivity.maximumUserInfoSize)
+        }
+        let end = reader.offset + infoLength
+        let userInfo = try reader.dictionaryBody(depth: 0)
+        guard reader.offset == end else {
+            throw UserActivityError.malformedPayload("userInfo length does not match its contents")
+        }
+        guard reader.isAtEnd else {
+            throw UserActivityError.malformedPayload("trailing bytes after the activity")
+        }
+        self.init(
+            activityType: activityType, title: title, userInfo: userInfo, webpageURL: webpageURL,
+            expirationDate: expirationDate, keywords: keywords,
+            isEligibleForHandoff: flags & Flag.eligible != 0,
+            supportsContinuationStreams: flags & Flag.streams != 0)
+    }
+}
