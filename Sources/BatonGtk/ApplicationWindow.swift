@@ -1,0 +1,104 @@
+import Baton
+import CBatonGtk
+import CGtk
+
+/// A `GtkApplicationWindow` that is a Baton ``Window``.
+///
+/// Its ``Window/firstResponder`` follows GTK focus: the responder of the focused widget or
+/// its nearest ancestor with one (nil, meaning the window itself, when none has one). When
+/// the window is active in its ``BatonApplication`` it is the center's main window. Its
+/// next responder is its window controller, or the application. When GTK destroys the
+/// window, it lets go of its activity and stops being the main window.
+@MainActor
+open class ApplicationWindow: Window {
+    static let dataKey = "baton-window"
+
+    /// The GTK window, until it is destroyed.
+    public private(set) var gtkWindow: UnsafeMutablePointer<GtkWindow>?
+    /// The application the window belongs to.
+    public let application: BatonApplication
+
+    /// Creates a `GtkApplicationWindow` for `application`. The window is not shown yet:
+    /// call ``present()``.
+    public init(application: BatonApplication) {
+        self.application = application
+        let widget = gtk_application_window_new(application.gtkApplication)
+        let window = baton_window(widget)
+        gtkWindow = window
+        super.init()
+        GObjectData.attach(self, to: UnsafeMutableRawPointer(window!), key: Self.dataKey)
+        GObjectSignals.onNotify(UnsafeMutableRawPointer(window!), "focus-widget") { [weak self] in
+            self?.focusDidMove()
+        }
+        GObjectSignals.connect(UnsafeMutableRawPointer(window!), "destroy") { [weak self] in
+            self?.windowWasDestroyed()
+        }
+        application.windowDidOpen(self)
+    }
+
+    /// The Baton window of a GTK window, if it has one.
+    public static func attached(to window: UnsafeMutableRawPointer) -> ApplicationWindow? {
+        GObjectData.attached(ApplicationWindow.self, to: window, key: dataKey)
+    }
+
+    /// The window as a `GtkWidget`, until it is destroyed.
+    public var widget: UnsafeMutablePointer<GtkWidget>? {
+        gtkWindow.map { baton_widget($0) }
+    }
+
+    /// The window's title.
+    public var title: String? {
+        get { gtkWindow.flatMap { gtk_window_get_title($0) }.map { String(cString: $0) } }
+        set { if let gtkWindow { gtk_window_set_title(gtkWindow, newValue) } }
+    }
+
+    /// Sets the window's content.
+    public func setChild(_ child: UnsafeMutablePointer<GtkWidget>?) {
+        if let gtkWindow { gtk_window_set_child(gtkWindow, child) }
+    }
+
+    /// Shows the window and asks for it to be the active one.
+    public func present() {
+        if let gtkWindow { gtk_window_present(gtkWindow) }
+    }
+
+    /// Closes the window as the close button would (`close-request` may keep it open).
+    public func close() {
+        if let gtkWindow { gtk_window_close(gtkWindow) }
+    }
+
+    /// Destroys the window at once.
+    public func destroy() {
+        if let gtkWindow { gtk_window_destroy(gtkWindow) }
+    }
+
+    /// The window controller if there is one, else the application.
+    open override var nextResponder: Responder? {
+        get { super.nextResponder ?? windowController ?? application }
+        set { super.nextResponder = newValue }
+    }
+
+    open override var windowController: WindowController? {
+        didSet {
+            if let windowController, windowController.nextResponder == nil {
+                windowController.nextResponder = application
+            }
+        }
+    }
+
+    private func focusDidMove() {
+        guard let gtkWindow else { return }
+        let responder = WidgetResponder.nearest(from: gtk_window_get_focus(gtkWindow))
+        if firstResponder !== responder { firstResponder = responder }
+    }
+
+    private func windowWasDestroyed() {
+        gtkWindow = nil
+        firstResponder = nil
+        userActivity = nil
+        if application.center.mainWindow === self {
+            application.center.mainWindow = nil
+        }
+        application.windowWasDestroyed(self)
+    }
+}

@@ -1,0 +1,75 @@
+import CBatonGtk
+import CGtk
+
+/// The Swift side of one GObject signal connection: a closure kept alive by GLib until the
+/// handler is disconnected or the instance is finalized, when the `GClosureNotify` releases it.
+final class SignalHandler {
+    let body: @MainActor () -> Void
+
+    init(_ body: @escaping @MainActor () -> Void) {
+        self.body = body
+    }
+}
+
+/// Connects Swift closures to GObject signals.
+///
+/// Trampolines exist for the two shapes Baton listens to: `void (*)(GObject*, gpointer)`
+/// (such as `changed`, `destroy`, `activate`) and `notify::` handlers, which get a
+/// `GParamSpec*` before the user data. GTK calls both on the main thread.
+@MainActor
+enum GObjectSignals {
+    /// Runs `body` each time `signal` is emitted on `instance`. Returns the handler id.
+    @discardableResult
+    static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String,
+                        _ body: @escaping @MainActor () -> Void) -> gulong {
+        let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
+        let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
+            guard let data else { return }
+            let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { handler.body() }
+        }
+        return baton_signal_connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self),
+                                    box, releaseHandler)
+    }
+
+    /// Runs `body` each time `property` of `instance` changes (`notify::property`).
+    @discardableResult
+    static func onNotify(_ instance: UnsafeMutableRawPointer, _ property: String,
+                         _ body: @escaping @MainActor () -> Void) -> gulong {
+        let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
+        let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GParamSpec>?, gpointer?) -> Void = {
+            _, _, data in
+            guard let data else { return }
+            let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { handler.body() }
+        }
+        return baton_signal_connect(instance, "notify::\(property)",
+                                    unsafeBitCast(trampoline, to: GCallback.self), box, releaseHandler)
+    }
+
+    private static let releaseHandler: GClosureNotify = { data, _ in
+        guard let data else { return }
+        Unmanaged<SignalHandler>.fromOpaque(data).release()
+    }
+}
+
+/// Attaches a Swift object to a GObject under a key, held strongly until the GObject is
+/// finalized (or the data is replaced), and finds it again.
+enum GObjectData {
+    static func attach(_ object: AnyObject, to instance: UnsafeMutableRawPointer, key: String) {
+        let box = Unmanaged.passRetained(object).toOpaque()
+        g_object_set_data_full(baton_object(instance), key, box) { data in
+            guard let data else { return }
+            Unmanaged<AnyObject>.fromOpaque(data).release()
+        }
+    }
+
+    static func attached<T: AnyObject>(_ type: T.Type, to instance: UnsafeMutableRawPointer, key: String) -> T? {
+        guard let data = g_object_get_data(baton_object(instance), key) else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(data).takeUnretainedValue() as? T
+    }
+
+    static func detach(from instance: UnsafeMutableRawPointer, key: String) {
+        g_object_set_data(baton_object(instance), key, nil)
+    }
+}
