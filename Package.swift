@@ -8,6 +8,11 @@ let package = Package(
         .library(name: "BatonTesting", targets: ["BatonTesting"]),
         .library(name: "BatonGtk", targets: ["BatonGtk"]),
         .executable(name: "BatonCoreDemo", targets: ["BatonCoreDemo"]),
+        .executable(name: "MailComposer", targets: ["MailComposer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .target(name: "Baton"),
@@ -18,11 +23,24 @@ let package = Package(
             providers: [.apt(["libgtk-4-dev"])]
         ),
         .target(name: "CBatonGtk", dependencies: ["CGtk"]),
-        .target(name: "BatonGtk", dependencies: ["Baton", "CGtk", "CBatonGtk"]),
+        .target(
+            name: "BatonGtk",
+            dependencies: ["Baton", "CGtk", "CBatonGtk", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "BatonCoreDemo",
             dependencies: ["Baton", "BatonTesting"],
             path: "Examples/CoreDemo"
+        ),
+        .executableTarget(
+            name: "MailComposer",
+            dependencies: [
+                "Baton", "BatonGtk", "CGtk",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/MailComposer",
+            resources: [.copy("Resources")]
         ),
         .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonTesting"]),
         .testTarget(name: "BatonGtkTests", dependencies: ["Baton", "BatonGtk", "BatonTesting", "CGtk"]),

@@ -18,8 +18,14 @@ open class BatonApplication: Application {
     /// Called when the application is activated (GApplication `activate`), to show a window.
     public var onActivate: (@MainActor () -> Void)?
 
+    /// State restoration, once enabled.
+    public internal(set) var stateRestoration: StateRestoration?
+
     /// Windows kept alive from creation until GTK destroys them.
     private var windows: [ApplicationWindow] = []
+
+    /// Flags for an application where every launch is its own process (no D-Bus uniqueness).
+    public static let nonUniqueFlags = G_APPLICATION_NON_UNIQUE
 
     /// Creates the application with a reverse-DNS `applicationID`.
     public init(applicationID: String, flags: GApplicationFlags = G_APPLICATION_DEFAULT_FLAGS,

@@ -3,7 +3,7 @@ import CGtk
 
 /// The Swift side of one GObject signal connection: a closure kept alive by GLib until the
 /// handler is disconnected or the instance is finalized, when the `GClosureNotify` releases it.
-final class SignalHandler {
+final class SignalHandler: Sendable {
     let body: @MainActor () -> Void
 
     init(_ body: @escaping @MainActor () -> Void) {
@@ -11,16 +11,18 @@ final class SignalHandler {
     }
 }
 
-/// Connects Swift closures to GObject signals.
+/// Connects Swift closures to GObject signals, for apps and for BatonGtk itself.
 ///
-/// Trampolines exist for the two shapes Baton listens to: `void (*)(GObject*, gpointer)`
-/// (such as `changed`, `destroy`, `activate`) and `notify::` handlers, which get a
-/// `GParamSpec*` before the user data. GTK calls both on the main thread.
+/// Two handler shapes are supported: ``connect(_:_:_:)`` for signals whose C handler is
+/// `void (*)(GObject *instance, gpointer user_data)` (such as `clicked`, `changed`,
+/// `destroy`, `activate`; check the signal's C signature first), and
+/// ``onNotify(_:_:_:)`` for property changes. GTK emits both on the main thread. The
+/// closure lives until the handler is disconnected or the instance is finalized.
 @MainActor
-enum GObjectSignals {
+public enum GObjectSignals {
     /// Runs `body` each time `signal` is emitted on `instance`. Returns the handler id.
     @discardableResult
-    static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String,
+    public static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String,
                         _ body: @escaping @MainActor () -> Void) -> gulong {
         let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
         let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
@@ -34,7 +36,7 @@ enum GObjectSignals {
 
     /// Runs `body` each time `property` of `instance` changes (`notify::property`).
     @discardableResult
-    static func onNotify(_ instance: UnsafeMutableRawPointer, _ property: String,
+    public static func onNotify(_ instance: UnsafeMutableRawPointer, _ property: String,
                          _ body: @escaping @MainActor () -> Void) -> gulong {
         let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
         let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GParamSpec>?, gpointer?) -> Void = {

@@ -135,18 +135,11 @@ public final class ActivityCenter {
     /// managed current activity resigns; one made current by hand stays.
     private func elect() {
         guard let window = mainWindow else { return }
-        let elected = ResponderChain.firstEligibleActivity(from: window.firstResponder ?? window)
-            ?? Self.eligible(window.windowController?.document?.userActivity)
-        if let elected {
+        if let elected = window.electableActivity {
             makeCurrent(elected)
         } else if let current = currentActivity, current.isManaged {
             resign(current)
         }
-    }
-
-    private static func eligible(_ activity: UserActivity?) -> UserActivity? {
-        guard let activity, activity.isValid, activity.isEligibleForHandoff else { return nil }
-        return activity
     }
 
     // MARK: Update passes

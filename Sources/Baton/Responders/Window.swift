@@ -26,6 +26,18 @@ open class Window: Responder {
         }
     }
 
+    /// The activity election would choose if this were the main window: the first valid,
+    /// eligible activity from ``firstResponder`` (or the window) along the chain, else the
+    /// window controller's document's.
+    public var electableActivity: UserActivity? {
+        if let activity = ResponderChain.firstEligibleActivity(from: firstResponder ?? self) {
+            return activity
+        }
+        guard let activity = windowController?.document?.userActivity,
+              activity.isValid, activity.isEligibleForHandoff else { return nil }
+        return activity
+    }
+
     isolated deinit {
         electingCenter?.setNeedsElection()
     }

@@ -27,6 +27,10 @@ static inline gboolean baton_true(void) { return TRUE; }
 static inline gboolean baton_source_continue(void) { return G_SOURCE_CONTINUE; }
 static inline gboolean baton_source_remove(void) { return G_SOURCE_REMOVE; }
 
+static inline void baton_application_set_register_session(GtkApplication *application, gboolean value) {
+    g_object_set(application, "register-session", value, NULL);
+}
+
 // libdispatch's main-queue hooks, exported by libdispatch on Linux for run-loop integration.
 extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *message);

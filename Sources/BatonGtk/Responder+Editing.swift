@@ -2,23 +2,22 @@ import Baton
 import CBatonGtk
 import CGtk
 
-extension WidgetResponder {
+extension Responder {
     /// Marks this responder's activity as needing a save whenever `editable` changes:
     /// its text (`changed`), its cursor or its selection. One line per field:
     ///
     /// ```swift
-    /// composer.markNeedsSaveOnChange(of: subjectEntry)
+    /// composeWindow.markNeedsSaveOnChange(of: subjectEntry)
     /// ```
     ///
+    /// The activity marked is the one this responder owns when the change happens.
     /// `editable` is any widget implementing `GtkEditable` (`GtkEntry`, `GtkText`, …);
     /// other widgets are ignored. The handlers go away with the widget.
     public func markNeedsSaveOnChange(of editable: UnsafeMutablePointer<GtkWidget>) {
         guard baton_is_editable(editable).isTrue else { return }
-        for signal in ["changed"] {
-            GObjectSignals.connect(editable, signal) { [weak self] in self?.markNeedsSave() }
-        }
+        GObjectSignals.connect(editable, "changed") { [weak self] in self?.markActivityNeedsSave() }
         for property in ["cursor-position", "selection-bound"] {
-            GObjectSignals.onNotify(editable, property) { [weak self] in self?.markNeedsSave() }
+            GObjectSignals.onNotify(editable, property) { [weak self] in self?.markActivityNeedsSave() }
         }
     }
 
@@ -26,19 +25,27 @@ extension WidgetResponder {
     /// text (`changed`), or its cursor and selection (`notify::cursor-position`,
     /// `notify::has-selection`). The handlers go away with the buffer.
     public func markNeedsSaveOnChange(of buffer: UnsafeMutablePointer<GtkTextBuffer>) {
-        GObjectSignals.connect(buffer, "changed") { [weak self] in self?.markNeedsSave() }
+        GObjectSignals.connect(buffer, "changed") { [weak self] in self?.markActivityNeedsSave() }
         for property in ["cursor-position", "has-selection"] {
-            GObjectSignals.onNotify(buffer, property) { [weak self] in self?.markNeedsSave() }
+            GObjectSignals.onNotify(buffer, property) { [weak self] in self?.markActivityNeedsSave() }
         }
     }
 
-    /// Marks the text view's buffer, as ``markNeedsSaveOnChange(of:)-buffer`` does.
+    /// Marks the text view's buffer, as `markNeedsSaveOnChange(of:)` does for a buffer.
     public func markNeedsSaveOnChange(ofTextView textView: UnsafeMutablePointer<GtkTextView>) {
         guard let buffer = gtk_text_view_get_buffer(textView) else { return }
         markNeedsSaveOnChange(of: buffer)
     }
 
-    private func markNeedsSave() {
+    /// Marks this responder's activity as needing a save whenever the selected rows of
+    /// `listBox` change (`selected-rows-changed`).
+    public func markNeedsSaveOnSelectionChange(ofListBox listBox: OpaquePointer) {
+        GObjectSignals.connect(UnsafeMutableRawPointer(listBox), "selected-rows-changed") { [weak self] in
+            self?.markActivityNeedsSave()
+        }
+    }
+
+    private func markActivityNeedsSave() {
         userActivity?.needsSave = true
     }
 }

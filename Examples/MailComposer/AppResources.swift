@@ -1,0 +1,30 @@
+import Foundation
+
+/// Finds the app's resources (sample inbox, Info.plist, desktop entry): in the resource
+/// bundle SwiftPM puts beside the executable, or `$MAILCOMPOSER_RESOURCES`.
+enum AppResources {
+    static let directory: URL? = {
+        let fileManager = FileManager.default
+        var candidates: [URL] = []
+        if let override = ProcessInfo.processInfo.environment["MAILCOMPOSER_RESOURCES"] {
+            candidates.append(URL(fileURLWithPath: override, isDirectory: true))
+        }
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let folder = executable.deletingLastPathComponent()
+        candidates.append(folder.appendingPathComponent("Baton_MailComposer.resources/Resources", isDirectory: true))
+        candidates.append(folder.appendingPathComponent("../share/MailComposer", isDirectory: true))
+        return candidates.first { fileManager.fileExists(atPath: $0.appendingPathComponent("Info.plist").path) }
+    }()
+
+    static func url(_ name: String) -> URL? {
+        directory?.appendingPathComponent(name)
+    }
+
+    /// The activity types the app declares in its Info.plist (`NSUserActivityTypes`).
+    static func declaredActivityTypes() -> [String] {
+        guard let url = url("Info.plist"), let data = try? Data(contentsOf: url),
+              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+        else { return [] }
+        return plist["NSUserActivityTypes"] as? [String] ?? []
+    }
+}

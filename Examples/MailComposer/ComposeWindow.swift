@@ -1,0 +1,153 @@
+import Baton
+import BatonGtk
+import CGtk
+import Foundation
+
+/// A window to write one message. Its activity, `org.example.mail.compose`, holds the draft;
+/// every field marks it dirty, and an update pass reads the fields back into `userInfo`.
+///
+/// Drafts are transactional: when the draft is continued on another device, this window
+/// closes, and only then.
+@MainActor
+final class ComposeWindow: ApplicationWindow, UserActivityDelegate {
+    let draftID: UUID
+    private(set) var inReplyTo: String?
+    private let toEntry = Widgets.entry(placeholder: "Recipients")
+    private let ccEntry = Widgets.entry(placeholder: "Copies")
+    private let subjectEntry = Widgets.entry(placeholder: "Subject")
+    private let bodyView: UnsafeMutablePointer<GtkWidget> = gtk_text_view_new()!
+    var bodyViewWidget: UnsafeMutablePointer<GtkWidget> { bodyView }
+    private let titleLabel = Widgets.label("New Message", classes: ["title"], xalign: 0.5)
+    private let onSend: (ComposeWindow, MailMessage) -> Bool
+
+    init(application: BatonApplication, draftID: UUID = UUID(),
+         onSend: @escaping (ComposeWindow, MailMessage) -> Bool) {
+        self.draftID = draftID
+        self.onSend = onSend
+        super.init(application: application)
+        title = "New Message"
+        gtk_window_set_default_size(gtkWindow, 640, 520)
+        buildLayout()
+
+        let activity = UserActivity(activityType: MailActivities.compose, center: application.center)
+        activity.delegate = self
+        try? activity.setWebpageURL(MailActivities.draftURL(draftID))
+        userActivity = activity
+        refreshTitle()
+
+        markNeedsSaveOnChange(of: toEntry)
+        markNeedsSaveOnChange(of: ccEntry)
+        markNeedsSaveOnChange(of: subjectEntry)
+        markNeedsSaveOnChange(ofTextView: bodyView.cast(to: GtkTextView.self))
+        GObjectSignals.connect(subjectEntry, "changed") { [weak self] in self?.refreshTitle() }
+        addAction("send") { [weak self] in self?.send() }
+        addAction("close") { [weak self] in self?.destroy() }
+    }
+
+    private var buffer: UnsafeMutablePointer<GtkTextBuffer> {
+        gtk_text_view_get_buffer(bodyView.cast(to: GtkTextView.self))
+    }
+
+    private func buildLayout() {
+        let header = Widgets.headerBar(title: titleLabel)
+        Widgets.packEnd(Widgets.button(label: "Send", action: "win.send", tooltip: "Send (Ctrl+Enter)",
+                                       classes: ["suggested-action"]), in: header)
+        gtk_window_set_titlebar(gtkWindow, header)
+
+        let fields = gtk_grid_new()!
+        gtk_grid_set_row_spacing(fields.cast(to: GtkGrid.self), 6)
+        gtk_grid_set_column_spacing(fields.cast(to: GtkGrid.self), 12)
+        Widgets.margins(fields, 12)
+        for (row, (name, entry)) in [("To", toEntry), ("Cc", ccEntry), ("Subject", subjectEntry)].enumerated() {
+            let label = Widgets.label(name, classes: ["dim-label"], xalign: 1)
+            gtk_grid_attach(fields.cast(to: GtkGrid.self), label, 0, Int32(row), 1, 1)
+            gtk_grid_attach(fields.cast(to: GtkGrid.self), entry, 1, Int32(row), 1, 1)
+        }
+
+        let textView = bodyView.cast(to: GtkTextView.self)
+        gtk_text_view_set_wrap_mode(textView, GTK_WRAP_WORD_CHAR)
+        gtk_text_view_set_left_margin(textView, 12)
+        gtk_text_view_set_right_margin(textView, 12)
+        gtk_text_view_set_top_margin(textView, 12)
+        gtk_text_view_set_bottom_margin(textView, 12)
+
+        let content = Widgets.box(GTK_ORIENTATION_VERTICAL)
+        Widgets.append(fields, to: content)
+        Widgets.append(gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), to: content)
+        Widgets.append(Widgets.scrolled(bodyView), to: content)
+        setChild(content)
+    }
+
+    /// The draft as the fields hold it now.
+    var draft: DraftState {
+        var cursorIter = GtkTextIter()
+        gtk_text_buffer_get_iter_at_mark(buffer, &cursorIter, gtk_text_buffer_get_insert(buffer))
+        return DraftState(
+            draftID: draftID, to: Widgets.text(of: toEntry), cc: Widgets.text(of: ccEntry),
+            subject: Widgets.text(of: subjectEntry), body: Widgets.text(ofBuffer: buffer),
+            cursor: Int(gtk_text_iter_get_offset(&cursorIter)), inReplyTo: inReplyTo)
+    }
+
+    /// Fills the fields from `draft`, cursor included, and puts the focus in the body.
+    func fill(with draft: DraftState) {
+        inReplyTo = draft.inReplyTo
+        Widgets.setText(toEntry, draft.to)
+        Widgets.setText(ccEntry, draft.cc)
+        Widgets.setText(subjectEntry, draft.subject)
+        gtk_text_buffer_set_text(buffer, draft.body, -1)
+        var cursor = GtkTextIter()
+        gtk_text_buffer_get_iter_at_offset(buffer, &cursor, Int32(clamping: draft.cursor))
+        gtk_text_buffer_place_cursor(buffer, &cursor)
+        gtk_widget_grab_focus(draft.to.isEmpty ? toEntry : bodyView)
+    }
+
+    override func updateUserActivityState(_ userActivity: UserActivity) {
+        super.updateUserActivityState(userActivity)
+        try? userActivity.encodeUserInfo(draft)
+    }
+
+    override func restoreUserActivityState(_ userActivity: UserActivity) {
+        super.restoreUserActivityState(userActivity)
+        guard let state = try? userActivity.decodeUserInfo(DraftState.self) else { return }
+        fill(with: state)
+    }
+
+    private func refreshTitle() {
+        let subject = Widgets.text(of: subjectEntry)
+        let shown = subject.isEmpty ? "New Message" : subject
+        Widgets.setLabel(titleLabel, shown)
+        title = shown
+        userActivity?.title = "Draft: \(subject.isEmpty ? "No Subject" : subject)"
+    }
+
+    private func send() {
+        let state = draft
+        let message = MailMessage(
+            messageID: "<\(draftID.uuidString.lowercased())@mailcomposer.local>",
+            from: "You <you@example.org>", to: state.to, cc: state.cc, subject: state.subject,
+            date: Date().formatted(.iso8601), inReplyTo: state.inReplyTo, body: state.body)
+        guard onSend(self, message) else { return }
+        userActivity?.invalidate()
+        destroy()
+    }
+
+    // MARK: UserActivityDelegate
+
+    func userActivityWasContinued(_ userActivity: UserActivity) {
+        userActivity.invalidate()
+        destroy()
+    }
+}
+
+extension ComposeWindow {
+    /// Fills the window as a reply to `message`: its sender, "Re:" subject and quoted body.
+    func prepareReply(to message: MailMessage) {
+        let subject = message.subject.lowercased().hasPrefix("re:") ? message.subject : "Re: \(message.subject)"
+        let quoted = message.body.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { "> \($0)" }.joined(separator: "\n")
+        let body = "\n\nOn \(message.date), \(message.from) wrote:\n\(quoted)\n"
+        fill(with: DraftState(draftID: draftID, to: message.from, subject: subject, body: body,
+                              cursor: 0, inReplyTo: message.messageID))
+        gtk_widget_grab_focus(bodyViewWidget)
+    }
+}

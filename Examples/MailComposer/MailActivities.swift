@@ -1,0 +1,41 @@
+import Baton
+import Foundation
+
+/// The app's activity types and what their `userInfo` holds.
+enum MailActivities {
+    static let compose = "org.example.mail.compose"
+    static let read = "org.example.mail.read"
+    static let webmail = "https://mail.example.org"
+
+    static func draftURL(_ draftID: UUID) -> URL? {
+        URL(string: "\(webmail)/drafts/\(draftID.uuidString.lowercased())")
+    }
+
+    static func messageURL(_ messageID: String) -> URL? {
+        let bare = messageID.trimmingCharacters(in: CharacterSet(charactersIn: "<>"))
+        let encoded = bare.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
+        return encoded.flatMap { URL(string: "\(webmail)/messages/\($0)") }
+    }
+}
+
+/// The `userInfo` of a compose activity. `version` lets later versions read older drafts.
+struct DraftState: Codable, Equatable {
+    var version = 1
+    var draftID: UUID
+    var to = ""
+    var cc = ""
+    var subject = ""
+    var body = ""
+    /// The cursor's offset in the body, in characters.
+    var cursor = 0
+    /// The Message-ID of the message this draft replies to.
+    var inReplyTo: String?
+}
+
+/// The `userInfo` of a read activity: the message shown, and the message at the middle of
+/// the visible part of the list (not a pixel offset, so it survives other screen sizes).
+struct ReadingState: Codable, Equatable {
+    var version = 1
+    var messageID: String
+    var visibleMessageID: String?
+}

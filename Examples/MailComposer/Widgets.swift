@@ -1,0 +1,110 @@
+import BatonGtk
+import CGtk
+
+/// Small constructors for the widgets the app builds, so window code reads as layout.
+@MainActor
+enum Widgets {
+    typealias Widget = UnsafeMutablePointer<GtkWidget>
+
+    static func box(_ orientation: GtkOrientation, spacing: Int32 = 0, classes: [String] = []) -> Widget {
+        let box = gtk_box_new(orientation, spacing)!
+        addClasses(classes, to: box)
+        return box
+    }
+
+    static func append(_ child: Widget, to box: Widget) {
+        gtk_box_append(box.cast(to: GtkBox.self), child)
+    }
+
+    static func label(_ text: String, classes: [String] = [], xalign: Float = 0, wrap: Bool = false) -> Widget {
+        let label = gtk_label_new(text)!
+        gtk_label_set_xalign(OpaquePointer(label), xalign)
+        if wrap {
+            gtk_label_set_wrap(OpaquePointer(label), 1)
+        } else {
+            gtk_label_set_ellipsize(OpaquePointer(label), PANGO_ELLIPSIZE_END)
+        }
+        addClasses(classes, to: label)
+        return label
+    }
+
+    static func setLabel(_ label: Widget, _ text: String) {
+        gtk_label_set_text(OpaquePointer(label), text)
+    }
+
+    static func entry(placeholder: String) -> Widget {
+        let entry = gtk_entry_new()!
+        gtk_entry_set_placeholder_text(entry.cast(to: GtkEntry.self), placeholder)
+        gtk_widget_set_hexpand(entry, 1)
+        return entry
+    }
+
+    static func text(of editable: Widget) -> String {
+        gtk_editable_get_text(OpaquePointer(editable)).map { String(cString: $0) } ?? ""
+    }
+
+    static func setText(_ editable: Widget, _ text: String) {
+        gtk_editable_set_text(OpaquePointer(editable), text)
+    }
+
+    static func button(label: String? = nil, icon: String? = nil, action: String? = nil,
+                       tooltip: String? = nil, classes: [String] = []) -> Widget {
+        let button: Widget
+        if let icon {
+            button = gtk_button_new_from_icon_name(icon)!
+        } else {
+            button = gtk_button_new_with_label(label ?? "")!
+        }
+        if let label, icon != nil {
+            gtk_button_set_label(button.cast(to: GtkButton.self), label)
+        }
+        if let action { gtk_actionable_set_action_name(OpaquePointer(button), action) }
+        if let tooltip { gtk_widget_set_tooltip_text(button, tooltip) }
+        addClasses(classes, to: button)
+        return button
+    }
+
+    static func scrolled(_ child: Widget) -> Widget {
+        let scrolled = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_child(OpaquePointer(scrolled), child)
+        gtk_scrolled_window_set_policy(OpaquePointer(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_widget_set_vexpand(scrolled, 1)
+        gtk_widget_set_hexpand(scrolled, 1)
+        return scrolled
+    }
+
+    static func headerBar(title: Widget? = nil) -> Widget {
+        let bar = gtk_header_bar_new()!
+        if let title { gtk_header_bar_set_title_widget(OpaquePointer(bar), title) }
+        return bar
+    }
+
+    static func packStart(_ child: Widget, in bar: Widget) {
+        gtk_header_bar_pack_start(OpaquePointer(bar), child)
+    }
+
+    static func packEnd(_ child: Widget, in bar: Widget) {
+        gtk_header_bar_pack_end(OpaquePointer(bar), child)
+    }
+
+    static func addClasses(_ classes: [String], to widget: Widget) {
+        for name in classes { gtk_widget_add_css_class(widget, name) }
+    }
+
+    static func margins(_ widget: Widget, _ value: Int32) {
+        gtk_widget_set_margin_top(widget, value)
+        gtk_widget_set_margin_bottom(widget, value)
+        gtk_widget_set_margin_start(widget, value)
+        gtk_widget_set_margin_end(widget, value)
+    }
+
+    /// The whole text of a text view's buffer.
+    static func text(ofBuffer buffer: UnsafeMutablePointer<GtkTextBuffer>) -> String {
+        var start = GtkTextIter()
+        var end = GtkTextIter()
+        gtk_text_buffer_get_bounds(buffer, &start, &end)
+        guard let text = gtk_text_buffer_get_text(buffer, &start, &end, 0) else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,52 @@
+import Baton
+import CBatonGtk
+import CGtk
+
+/// Named actions with keyboard shortcuts, the GTK way (`GSimpleAction` in an action map,
+/// accelerators on the application).
+@MainActor
+enum GActions {
+    /// Adds an action called `name` to `map` that runs `body` when activated.
+    static func add(_ name: String, to map: OpaquePointer, _ body: @escaping @MainActor () -> Void) {
+        let action = g_simple_action_new(name, nil)!
+        let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
+        let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, _, data in
+            guard let data else { return }
+            let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { handler.body() }
+        }
+        baton_signal_connect(UnsafeMutableRawPointer(action), "activate",
+                             unsafeBitCast(trampoline, to: GCallback.self), box, { data, _ in
+                                 guard let data else { return }
+                                 Unmanaged<SignalHandler>.fromOpaque(data).release()
+                             })
+        g_action_map_add_action(map, action)
+        g_object_unref(UnsafeMutableRawPointer(action))
+    }
+}
+
+extension BatonApplication {
+    /// Adds the application action `app.<name>`, run by `body`, with keyboard shortcuts such
+    /// as `"<Control>q"`.
+    public func addAction(_ name: String, accelerators: [String] = [], _ body: @escaping @MainActor () -> Void) {
+        GActions.add(name, to: OpaquePointer(gtkApplication), body)
+        if !accelerators.isEmpty { setAccelerators(accelerators, for: "app.\(name)") }
+    }
+
+    /// Sets the keyboard shortcuts of a detailed action name such as `"win.send"`.
+    public func setAccelerators(_ accelerators: [String], for detailedAction: String) {
+        var cStrings: [UnsafePointer<CChar>?] = accelerators.map { UnsafePointer(strdup($0)) }
+        cStrings.append(nil)
+        defer { cStrings.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+        gtk_application_set_accels_for_action(gtkApplication, detailedAction, &cStrings)
+    }
+}
+
+extension ApplicationWindow {
+    /// Adds the window action `win.<name>`, run by `body`. Give it shortcuts with
+    /// ``BatonApplication/setAccelerators(_:for:)``.
+    public func addAction(_ name: String, _ body: @escaping @MainActor () -> Void) {
+        guard let gtkWindow else { return }
+        GActions.add(name, to: OpaquePointer(gtkWindow), body)
+    }
+}
