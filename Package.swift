@@ -44,6 +44,7 @@ let package = Package(
         ),
         .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonTesting"]),
         .testTarget(name: "BatonGtkTests", dependencies: ["Baton", "BatonGtk", "BatonTesting", "CGtk"]),
+        .testTarget(name: "MailComposerTests"),
         .executableTarget(
             name: "BatonGtkHarness",
             dependencies: ["Baton", "BatonGtk", "CGtk"],

@@ -23,8 +23,8 @@ final class MessageListWindow: ApplicationWindow {
         title = "Mail Composer"
         gtk_window_set_default_size(gtkWindow, 960, 620)
         buildLayout()
-        markNeedsSaveOnSelectionChange(ofListBox: OpaquePointer(list))
         GObjectSignals.connect(list, "selected-rows-changed") { [weak self] in self?.selectionDidChange() }
+        markNeedsSaveOnSelectionChange(ofListBox: OpaquePointer(list))
         if let adjustment = gtk_scrolled_window_get_vadjustment(OpaquePointer(listScroller)) {
             GObjectSignals.connect(adjustment, "value-changed") { [weak self] in
                 self?.userActivity?.needsSave = true

@@ -1,0 +1,134 @@
+import Foundation
+import XCTest
+
+/// A MailComposer process under test: its own data, state and trace files, the test's
+/// display, and helpers to read its trace and drive it with xdotool.
+final class MailComposerProcess {
+    let root: URL
+    let traceURL: URL
+    private(set) var process: Process?
+
+    init(root: URL) {
+        self.root = root
+        traceURL = root.appendingPathComponent("trace.jsonl")
+    }
+
+    var stateDirectory: URL { root.appendingPathComponent("state") }
+    var dataDirectory: URL { root.appendingPathComponent("data") }
+
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("MailComposer")
+    }
+
+    /// Skips unless a display, xdotool and the built app are there.
+    static func requirements() throws {
+        let environment = ProcessInfo.processInfo.environment
+        try XCTSkipUnless(environment["DISPLAY"].map { !$0.isEmpty } ?? false,
+                          "no display: run under xvfb-run")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool"), "xdotool is missing")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: executable.path),
+                          "MailComposer is not built: run `swift build --build-tests` first")
+    }
+
+    func launch(_ arguments: [String] = []) throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["--state-dir", stateDirectory.path, "--data-dir", dataDirectory.path,
+                             "--save-interval", "0"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["BATON_TRACE"] = traceURL.path
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+    }
+
+    /// Waits for the process to exit; returns its status, or nil on timeout.
+    func waitForExit(timeout: TimeInterval = 10) -> Int32? {
+        guard let process else { return nil }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    func terminate() {
+        guard let process, process.isRunning else { return }
+        process.terminate()
+        _ = waitForExit(timeout: 5)
+    }
+
+    /// The trace's events so far, each a JSON object, for this process.
+    func events() -> [[String: Any]] {
+        guard let data = try? Data(contentsOf: traceURL) else { return [] }
+        let pid = process.map { Int($0.processIdentifier) }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                return nil
+            }
+            return (object["pid"] as? Int) == pid ? object : nil
+        }
+    }
+
+    /// Waits until an event satisfies `predicate`; returns it.
+    @discardableResult
+    func waitForEvent(timeout: TimeInterval = 10, _ predicate: ([String: Any]) -> Bool) -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let event = events().first(where: predicate) { return event }
+            usleep(20_000)
+        }
+        return nil
+    }
+
+    /// Runs xdotool with `arguments`; returns its output.
+    @discardableResult
+    static func xdotool(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The ids of the visible X windows of this process titled exactly `title`, waiting
+    /// until one exists or `timeout` passes.
+    func windows(titled title: String, timeout: TimeInterval = 10) throws -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            let ids = try Self.xdotool(["search", "--onlyvisible", "--pid", "\(process?.processIdentifier ?? 0)",
+                                        "--name", "."])
+                .split(separator: "\n").map(String.init)
+            let matching = try ids.filter {
+                try Self.xdotool(["getwindowname", $0]).trimmingCharacters(in: .newlines) == title
+            }
+            if !matching.isEmpty { return matching }
+            usleep(50_000)
+        } while Date() < deadline
+        return []
+    }
+
+    /// Gives keyboard focus to the window and types `text` in one burst.
+    func type(_ text: String, into window: String) throws {
+        try Self.xdotool(["windowfocus", "--sync", window])
+        try Self.xdotool(["type", "--delay", "0", text])
+    }
+
+    func key(_ keys: String, in window: String) throws {
+        try Self.xdotool(["windowfocus", "--sync", window])
+        try Self.xdotool(["key", keys])
+    }
+}
+
+extension Dictionary where Key == String, Value == Any {
+    var event: String? { self["event"] as? String }
+    var type: String? { self["type"] as? String }
+    var title: String? { self["title"] as? String }
+    var userInfo: [String: Any]? { self["userInfo"] as? [String: Any] }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import XCTest
+
+/// Black-box checks of the example app: a real MailComposer process on the test's virtual
+/// display, driven by xdotool, observed through its `BATON_TRACE` trace and its files.
+final class MailComposerTests: XCTestCase {
+    private var root: URL!
+    private var apps: [MailComposerProcess] = []
+
+    override func setUpWithError() throws {
+        try MailComposerProcess.requirements()
+        root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mailcomposer-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        apps.forEach { $0.terminate() }
+        if let root { try? FileManager.default.removeItem(at: root) }
+    }
+
+    private func app() -> MailComposerProcess {
+        let app = MailComposerProcess(root: root)
+        apps.append(app)
+        return app
+    }
+
+    private func body(of event: [String: Any]) -> String? {
+        event.userInfo?["body"] as? String
+    }
+
+    func testTypingIntoTheBodyGivesOneUpdatePerIdleWithTheTypedText() throws {
+        let app = app()
+        try app.launch(["--to", "bob@example.org", "--subject", "Typing", "--body", "Hello"])
+        XCTAssertNotNil(app.waitForEvent { $0.event == "current" && $0.title == "Draft: Typing" })
+        let window = try XCTUnwrap(app.windows(titled: "Typing").first)
+        usleep(300_000)
+        let before = app.events().filter { $0.event == "updated" }.count
+
+        let typed = " and goodbye"
+        try app.type(typed, into: window)
+        let final = app.waitForEvent { $0.event == "updated" && self.body(of: $0) == "Hello" + typed }
+        XCTAssertNotNil(final, "the typed text reaches userInfo through an update pass")
+        usleep(300_000)
+        let updates = app.events().filter { $0.event == "updated" }.dropFirst(before)
+        XCTAssertGreaterThanOrEqual(updates.count, 1)
+        XCTAssertLessThan(updates.count, typed.count / 2,
+                          "\(typed.count) keystrokes in one burst are coalesced, not one pass each")
+        XCTAssertEqual(updates.last.flatMap(body(of:)), "Hello" + typed)
+        XCTAssertEqual(updates.last?.userInfo?["cursor"] as? Int, ("Hello" + typed).count)
+    }
+
+    func testFocusingAnotherComposeWindowMakesItCurrent() throws {
+        let app = app()
+        try app.launch(["--to", "alice@example.org", "--subject", "Alpha"])
+        XCTAssertNotNil(app.waitForEvent { $0.event == "current" && $0.title == "Draft: Alpha" })
+        let alpha = try XCTUnwrap(app.windows(titled: "Alpha").first)
+        try app.key("ctrl+n", in: alpha)
+        XCTAssertNotNil(app.waitForEvent { $0.event == "current" && $0.title == "Draft: No Subject" },
+                        "Ctrl+N opens a second draft, which becomes current")
+        let currentCount = app.events().filter { $0.event == "current" }.count
+
+        try MailComposerProcess.xdotool(["windowfocus", "--sync", alpha])
+        let deadline = Date().addingTimeInterval(10)
+        var refocused = false
+        while !refocused && Date() < deadline {
+            refocused = app.events().filter { $0.event == "current" }.dropFirst(currentCount)
+                .contains { $0.title == "Draft: Alpha" }
+            usleep(20_000)
+        }
+        XCTAssertTrue(refocused, "focusing the first draft makes it current again")
+    }
+
+    func testQuitAndRelaunchRestoresTheDraftIntoTheWindow() throws {
+        let first = app()
+        try first.launch(["--to", "carol@example.org", "--subject", "Restore me", "--body", "Line one"])
+        XCTAssertNotNil(first.waitForEvent { $0.event == "current" && $0.title == "Draft: Restore me" })
+        let window = try XCTUnwrap(first.windows(titled: "Restore me").first)
+        try first.type(", line two", into: window)
+        XCTAssertNotNil(first.waitForEvent { $0.event == "updated" && self.body(of: $0) == "Line one, line two" })
+        try first.key("ctrl+q", in: window)
+        XCTAssertEqual(first.waitForExit(), 0, "Ctrl+Q quits cleanly")
+
+        let saved = try FileManager.default.contentsOfDirectory(
+            atPath: first.stateDirectory.appendingPathComponent("windows").path)
+        XCTAssertFalse(saved.isEmpty, "quitting saved the open windows")
+        for name in saved {
+            let path = first.stateDirectory.appendingPathComponent("windows/\(name)").path
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            XCTAssertEqual(mode, 0o600, "saved drafts are private")
+        }
+
+        let second = app()
+        try second.launch()
+        let restored = second.waitForEvent { $0.event == "restored" && $0.type == "org.example.mail.compose" }
+        XCTAssertEqual(restored.flatMap(body(of:)), "Line one, line two")
+        XCTAssertEqual(restored?.userInfo?["cursor"] as? Int, "Line one, line two".count)
+        XCTAssertFalse(try second.windows(titled: "Restore me").isEmpty, "the draft window is back")
+
+        second.terminate()
+        let readBack = second.events().last { $0.event == "updated" && $0.type == "org.example.mail.compose" }
+        XCTAssertEqual(readBack.flatMap(body(of:)), "Line one, line two",
+                       "saving on SIGTERM reads the text back from the restored window's fields")
+        XCTAssertEqual(readBack?.userInfo?["to"] as? String, "carol@example.org")
+    }
+
+    func testSendingAppendsToTheSentFolderAndClosesTheDraft() throws {
+        let app = app()
+        try app.launch(["--to", "dave@example.org", "--subject", "Tickets", "--body", "Coach C it is."])
+        XCTAssertNotNil(app.waitForEvent { $0.event == "current" && $0.title == "Draft: Tickets" })
+        let window = try XCTUnwrap(app.windows(titled: "Tickets").first)
+        try app.key("ctrl+Return", in: window)
+        XCTAssertNotNil(app.waitForEvent { $0.event == "invalidated" && $0.type == "org.example.mail.compose" })
+        let sent = try String(contentsOf: app.dataDirectory.appendingPathComponent("sent.mbox"), encoding: .utf8)
+        XCTAssertTrue(sent.contains("To: dave@example.org"))
+        XCTAssertTrue(sent.contains("Subject: Tickets"))
+        XCTAssertTrue(sent.contains("Coach C it is."))
+        XCTAssertTrue(try app.windows(titled: "Tickets", timeout: 1).isEmpty, "the draft window closed")
+    }
+
+    func testReadingPositionSurvivesARelaunch() throws {
+        let first = app()
+        try first.launch()
+        let reading = first.waitForEvent { $0.event == "updated" && $0.type == "org.example.mail.read" }
+        let messageID = try XCTUnwrap(reading?.userInfo?["messageID"] as? String)
+        XCTAssertNotNil(reading?.userInfo?["visibleMessageID"] as? String, "the visible part is named by a message id")
+        first.terminate()
+
+        let second = app()
+        try second.launch()
+        let restored = second.waitForEvent { $0.event == "restored" && $0.type == "org.example.mail.read" }
+        XCTAssertEqual(restored?.userInfo?["messageID"] as? String, messageID)
+    }
+}
