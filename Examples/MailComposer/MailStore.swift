@@ -1,3 +1,4 @@
+import BatonGtk
 import Foundation
 
 /// The app's local mailbox: an inbox copied from the app's resources on first run, and a
@@ -10,15 +11,7 @@ struct MailStore {
     var sentURL: URL { directory.appendingPathComponent("sent.mbox") }
 
     static func defaultDirectory(applicationID: String) -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        let base: URL
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            base = URL(fileURLWithPath: data, isDirectory: true)
-        } else {
-            base = FileManager.default.homeDirectoryForCurrentUser
-                .appendingPathComponent(".local/share", isDirectory: true)
-        }
-        return base.appendingPathComponent(applicationID, isDirectory: true)
+        XDGDirectories.dataHome.appendingPathComponent(applicationID, isDirectory: true)
     }
 
     /// Creates the data folder and copies the sample inbox there if it has no inbox yet.

@@ -28,15 +28,7 @@ public final class StateRestoration {
 
     /// `$XDG_STATE_HOME/<applicationID>`, or `~/.local/state/<applicationID>`.
     public static func defaultDirectory(for applicationID: String) -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        let base: URL
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            base = URL(fileURLWithPath: state, isDirectory: true)
-        } else {
-            base = FileManager.default.homeDirectoryForCurrentUser
-                .appendingPathComponent(".local/state", isDirectory: true)
-        }
-        return base.appendingPathComponent(applicationID, isDirectory: true)
+        XDGDirectories.stateHome.appendingPathComponent(applicationID, isDirectory: true)
     }
 
     private var windowsDirectory: URL { directory.appendingPathComponent("windows", isDirectory: true) }

@@ -1,0 +1,20 @@
+import Foundation
+
+/// The XDG base directories of the current user, as the XDG Base Directory specification
+/// defines them: the environment variable when it holds an absolute path, else the default
+/// under the home folder.
+public enum XDGDirectories {
+    /// `$XDG_STATE_HOME`, or `~/.local/state`: state worth keeping between runs.
+    public static var stateHome: URL { base("XDG_STATE_HOME", default: ".local/state") }
+    /// `$XDG_DATA_HOME`, or `~/.local/share`: the user's data files.
+    public static var dataHome: URL { base("XDG_DATA_HOME", default: ".local/share") }
+    /// `$XDG_CONFIG_HOME`, or `~/.config`: the user's configuration.
+    public static var configHome: URL { base("XDG_CONFIG_HOME", default: ".config") }
+
+    private static func base(_ variable: String, default relative: String) -> URL {
+        if let value = ProcessInfo.processInfo.environment[variable], value.hasPrefix("/") {
+            return URL(fileURLWithPath: value, isDirectory: true)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(relative, isDirectory: true)
+    }
+}
