@@ -291,7 +291,7 @@ final class PayloadTests: XCTestCase {
     func testFieldOverMaximumLengthIsRejectedBothWays() async throws {
         let long = String(repeating: "t", count: UserActivityPayload.maximumFieldLength + 1)
         let error = catchUserActivityError { _ = try UserActivityPayload(activityType: long).encoded() }
-        XCTAssertEqual(error?.isInvalidUserInfo, true, "\(String(describing: error))")
+        XCTAssertEqual(error?.code, 4643, "an over-long field is an invalid activity: \(String(describing: error))")
         XCTAssertNoThrow(try UserActivityPayload(
             activityType: String(repeating: "t", count: UserActivityPayload.maximumFieldLength)).encoded())
 
@@ -541,27 +541,28 @@ final class PayloadTests: XCTestCase {
         }
     }
 
-    func testEncoderDoesNotWriteNestingTheDecoderRejects() async throws {
-        // BUG: UserActivityPayload.encoded() (Sources/Baton/Payload/UserActivityPayload+Binary.swift:47)
-        // has no nesting limit, but init(decoding:) rejects values nested deeper than
-        // maximumNesting (32, line 21; checked in BinaryReader.value(depth:)). A userInfo
-        // nested 40 deep encodes without error and cannot be decoded on the other side,
-        // contrary to "Decodes a payload written by encoded()" (line 83).
+    /// What the decoder refuses, the encoder refuses first: nesting deeper than 32.
+    func testEncoderRefusesNestingTheDecoderRejects() async throws {
         var value: UserInfoValue = "leaf"
         for _ in 0..<40 { value = [value] }
-        assertEncodedPayloadDecodes(UserActivityPayload(activityType: "t", userInfo: ["deep": value]),
-                                    "userInfo nested 40 deep")
+        let error = catchUserActivityError {
+            _ = try UserActivityPayload(activityType: "t", userInfo: ["deep": value]).encoded()
+        }
+        XCTAssertEqual(error?.code, 4641, "nesting 40 deep is invalid userInfo: \(String(describing: error))")
+
+        var deepest: UserInfoValue = "leaf"
+        for _ in 0..<(UserActivityPayload.maximumNesting - 1) { deepest = [deepest] }
+        assertEncodedPayloadDecodes(UserActivityPayload(activityType: "t", userInfo: ["deep": deepest]),
+                                    "the deepest nesting the decoder reads")
     }
 
-    func testEncoderDoesNotWriteMoreThanTheDecoderAccepts() async throws {
-        // BUG: encoded() limits userInfo (64 KiB) and each text field (4 KiB) but not the
-        // number of keywords nor the total size, while init(decoding:) rejects any input over
-        // maximumEncodedSize (80 KiB; UserActivityPayload+Binary.swift:90). Keywords within the
-        // per-field limit, or a full userInfo plus a few long fields, encode to bytes the
-        // decoder refuses as malformed.
+    /// The encoder refuses more than `maximumEncodedSize` bytes in all, not just a large userInfo.
+    func testEncoderRefusesMoreThanTheDecoderAccepts() async throws {
         let manyKeywords = Set((0..<21).map { String(repeating: "k", count: 4_000) + "\($0)" })
-        assertEncodedPayloadDecodes(UserActivityPayload(activityType: "t", keywords: manyKeywords),
-                                    "21 keywords of 4 KB")
+        let keywordsError = catchUserActivityError {
+            _ = try UserActivityPayload(activityType: "t", keywords: manyKeywords).encoded()
+        }
+        XCTAssertEqual(keywordsError?.code, 4643, "21 keywords of 4 KB: \(String(describing: keywordsError))")
 
         let limit = UserActivity.maximumUserInfoSize
         let long = String(repeating: "f", count: UserActivityPayload.maximumFieldLength - 1)
@@ -569,13 +570,18 @@ final class PayloadTests: XCTestCase {
             activityType: "t" + long, title: "t" + long,
             userInfo: ["k": .data(Data(repeating: 7, count: limit - 7))],
             keywords: ["a" + long, "b" + long, "c" + long])
-        assertEncodedPayloadDecodes(full, "full userInfo with long type, title and keywords")
+        let fullError = catchUserActivityError { _ = try full.encoded() }
+        XCTAssertEqual(fullError?.code, 4643, "full userInfo plus long fields: \(String(describing: fullError))")
+
+        let fits = UserActivityPayload(
+            activityType: "t" + long, title: "t" + long,
+            userInfo: ["k": .data(Data(repeating: 7, count: limit - 7))])
+        assertEncodedPayloadDecodes(fits, "a full userInfo with a long type and title still fits")
     }
 
-    func testEncoderDoesNotWriteEmptyActivityType() async throws {
-        // BUG: encoded() writes an empty activity type, which init(decoding:) rejects
-        // ("empty activity type", UserActivityPayload+Binary.swift:107).
-        assertEncodedPayloadDecodes(UserActivityPayload(activityType: ""), "empty activity type")
+    func testEncoderRefusesAnEmptyActivityType() async throws {
+        let error = catchUserActivityError { _ = try UserActivityPayload(activityType: "").encoded() }
+        XCTAssertEqual(error, .invalidActivity("the activity type is empty"))
     }
 
     // MARK: Fuzz

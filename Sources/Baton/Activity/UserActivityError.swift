@@ -21,11 +21,15 @@ public enum UserActivityError: Error, Hashable, Sendable {
     case invalidUserInfo(String)
     /// Bytes given to ``UserActivityPayload/init(decoding:)`` are not an encoded activity.
     case malformedPayload(String)
+    /// The activity cannot be encoded: an empty type, a text field over
+    /// ``UserActivityPayload/maximumFieldLength``, or more than
+    /// ``UserActivityPayload/maximumEncodedSize`` bytes in all.
+    case invalidActivity(String)
 
     /// Apple's number for this error: 3072 cancelled, 4608 handoffFailed,
     /// 4609 connectionUnavailable, 4610 remoteApplicationTimedOut, 4611 userInfoTooLarge.
     /// Baton's own cases use numbers after Apple's in the same range: 4640 invalidWebpageURL,
-    /// 4641 invalidUserInfo, 4642 malformedPayload.
+    /// 4641 invalidUserInfo, 4642 malformedPayload, 4643 invalidActivity.
     public var code: Int {
         switch self {
         case .cancelled: return 3072
@@ -36,6 +40,7 @@ public enum UserActivityError: Error, Hashable, Sendable {
         case .invalidWebpageURL: return 4640
         case .invalidUserInfo: return 4641
         case .malformedPayload: return 4642
+        case .invalidActivity: return 4643
         }
     }
 }
@@ -59,6 +64,8 @@ extension UserActivityError: CustomStringConvertible, LocalizedError {
             return "invalid userInfo: \(reason)"
         case .malformedPayload(let reason):
             return "malformed activity payload: \(reason)"
+        case .invalidActivity(let reason):
+            return "the activity cannot be encoded: \(reason)"
         }
     }
 

@@ -18,7 +18,9 @@ import Foundation
 /// first so the size limit is checked before it is read.
 extension UserActivityPayload {
     static let magic: [UInt8] = Array("BATN".utf8)
-    static let maximumNesting = 32
+    /// How deep `userInfo` values may nest: arrays and dictionaries inside the top-level
+    /// dictionary, at most this many levels.
+    public static let maximumNesting = 32
 
     private enum Flag {
         static let eligible: UInt8 = 1 << 0
@@ -37,14 +39,21 @@ extension UserActivityPayload {
         return writer.bytes.count
     }
 
-    /// Encodes the payload in Baton's binary format.
+    /// Encodes the payload in Baton's binary format. What it writes, ``init(decoding:)``
+    /// reads back; what the decoder would refuse, it refuses here, so a sender learns of a
+    /// problem before the receiver does.
     ///
     /// - Throws: ``UserActivityError/userInfoTooLarge(size:limit:)`` when `userInfo` encodes
     ///   to more than ``UserActivity/maximumUserInfoSize`` bytes;
-    ///   ``UserActivityError/invalidUserInfo(_:)`` when a text field is over
-    ///   ``maximumFieldLength``; ``UserActivityError/invalidWebpageURL(_:)`` for a URL that is
-    ///   not http or https.
+    ///   ``UserActivityError/invalidUserInfo(_:)`` when `userInfo` nests deeper than 32;
+    ///   ``UserActivityError/invalidActivity(_:)`` for an empty type, a text field over
+    ///   ``maximumFieldLength``, or more than ``maximumEncodedSize`` bytes in all;
+    ///   ``UserActivityError/invalidWebpageURL(_:)`` for a URL that is not http or https.
     public func encoded() throws -> Data {
+        guard !activityType.isEmpty else {
+            throw UserActivityError.invalidActivity("the activity type is empty")
+        }
+        for value in userInfo.values { try Self.checkNesting(of: value, depth: 0) }
         var info = BinaryWriter()
         info.dictionaryBody(userInfo)
         guard info.bytes.count <= UserActivity.maximumUserInfoSize else {
@@ -54,7 +63,7 @@ extension UserActivityPayload {
         if let webpageURL { try Self.validateWebpageURL(webpageURL) }
         for field in [activityType, title ?? "", webpageURL?.absoluteString ?? ""] + keywords
         where field.utf8.count > Self.maximumFieldLength {
-            throw UserActivityError.invalidUserInfo(
+            throw UserActivityError.invalidActivity(
                 "a text field is \(field.utf8.count) bytes, over the limit of \(Self.maximumFieldLength)")
         }
 
@@ -77,7 +86,26 @@ extension UserActivityPayload {
         for keyword in keywords.sorted() { writer.string(keyword) }
         writer.varint(UInt64(info.bytes.count))
         writer.raw(info.bytes)
+        guard writer.bytes.count <= Self.maximumEncodedSize else {
+            throw UserActivityError.invalidActivity(
+                "\(writer.bytes.count) bytes encoded, over the limit of \(Self.maximumEncodedSize)")
+        }
         return Data(writer.bytes)
+    }
+
+    /// Throws where a value sits deeper than the decoder reads (``maximumNesting``).
+    private static func checkNesting(of value: UserInfoValue, depth: Int) throws {
+        guard depth < maximumNesting else {
+            throw UserActivityError.invalidUserInfo("values nest deeper than \(maximumNesting)")
+        }
+        switch value {
+        case .array(let elements):
+            for element in elements { try checkNesting(of: element, depth: depth + 1) }
+        case .dictionary(let entries):
+            for entry in entries.values { try checkNesting(of: entry, depth: depth + 1) }
+        default:
+            break
+        }
     }
 
     /// Decodes a payload written by ``encoded()``.
