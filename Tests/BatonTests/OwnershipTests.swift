@@ -6,6 +6,30 @@ import XCTest
 @MainActor
 final class OwnershipTests: XCTestCase {
 
+    /// A window, its chain and its first responder do not keep each other alive: dropping
+    /// them frees every object, and the activity they owned is invalidated by the next turn.
+    func testAWindowAndItsChainAreFreedWhenDropped() async throws {
+        let (center, scheduler) = ResponderChainBuilder.center()
+        let activity = UserActivity(activityType: "org.example.chain", center: center)
+        weak var weakWindow: Window?
+        weak var weakFirst: Responder?
+        do {
+            let (window, responders) = ResponderChainBuilder.window(depth: 3)
+            responders[1].userActivity = activity
+            center.mainWindow = window
+            scheduler.runUntilIdle()
+            XCTAssertTrue(activity.isCurrent)
+            weakWindow = window
+            weakFirst = responders[0]
+        }
+        XCTAssertNil(weakWindow, "nothing in the chain retains the window")
+        XCTAssertNil(weakFirst, "the window does not retain its first responder")
+        XCTAssertTrue(activity.isValid, "still valid until the next turn")
+        scheduler.runUntilIdle()
+        XCTAssertFalse(activity.isValid)
+        XCTAssertNil(center.currentActivity)
+    }
+
     func testSettingOnResponderOrDocumentMakesActivityManaged() async throws {
         let (center, _) = ResponderChainBuilder.center()
         let byResponder = UserActivity(activityType: "test.responder", center: center)

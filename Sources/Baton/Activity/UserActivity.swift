@@ -95,7 +95,11 @@ public final class UserActivity {
 
     /// Merges `entries` into ``userInfo``; where a key exists, the new value wins.
     public func addUserInfoEntries(from entries: [String: UserInfoValue]) {
-        userInfo.merge(entries) { _, new in new }
+        if userInfo.isEmpty {
+            userInfo = entries
+        } else {
+            userInfo.merge(entries) { _, new in new }
+        }
     }
 
     /// Sets the URL to continue the activity in a browser.

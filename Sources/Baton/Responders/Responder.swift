@@ -9,8 +9,8 @@
 open class Responder: UserActivityRestoring, ActivityOwner {
     public init() {}
 
-    /// The next responder up the chain; election walks along it.
-    open var nextResponder: Responder? {
+    /// The next responder up the chain, held weakly as in AppKit; election walks along it.
+    open weak var nextResponder: Responder? {
         didSet {
             #if DEBUG
             assert(!ResponderChain.hasCycle(from: self), "a responder chain must never cycle")

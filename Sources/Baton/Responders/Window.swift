@@ -12,8 +12,9 @@ open class Window: Responder {
         super.init()
     }
 
-    /// Where election starts; nil means the window itself. Changing it asks for an election.
-    open var firstResponder: Responder? {
+    /// Where election starts, held weakly; nil means the window itself. Changing it asks for
+    /// an election.
+    open weak var firstResponder: Responder? {
         didSet {
             if oldValue !== firstResponder { electingCenter?.setNeedsElection() }
         }
