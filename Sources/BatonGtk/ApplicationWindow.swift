@@ -72,9 +72,9 @@ open class ApplicationWindow: Window {
         if let gtkWindow { gtk_window_destroy(gtkWindow) }
     }
 
-    /// The window controller if there is one, else the application.
+    /// The one set, else the window controller, else the application.
     open override var nextResponder: Responder? {
-        get { super.nextResponder ?? windowController ?? application }
+        get { super.nextResponder ?? application }
         set { super.nextResponder = newValue }
     }
 

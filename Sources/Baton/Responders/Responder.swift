@@ -9,8 +9,12 @@
 open class Responder: UserActivityRestoring, ActivityOwner {
     public init() {}
 
-    /// The next responder up the chain, held weakly as in AppKit; election walks along it.
-    open weak var nextResponder: Responder? {
+    /// The next responder up the chain; election walks along it.
+    ///
+    /// Held strongly, so point it up the chain only (a widget to its container, a window to
+    /// its controller or the application): a window holds its first responder weakly and
+    /// its window controller weakly, so no chain keeps itself alive.
+    open var nextResponder: Responder? {
         didSet {
             #if DEBUG
             assert(!ResponderChain.hasCycle(from: self), "a responder chain must never cycle")

@@ -20,6 +20,12 @@ open class Window: Responder {
         }
     }
 
+    /// The next responder: the one set, else the window controller.
+    open override var nextResponder: Responder? {
+        get { super.nextResponder ?? windowController }
+        set { super.nextResponder = newValue }
+    }
+
     /// The controller that manages this window, held weakly (the controller owns the window).
     open weak var windowController: WindowController? {
         didSet {

@@ -1,7 +1,8 @@
 /// Manages one window and, optionally, the document shown in it.
 ///
-/// Setting ``window`` makes this controller the window's ``Window/windowController`` and its
-/// next responder, the way AppKit's `NSWindowController` does.
+/// Setting ``window`` makes this controller the window's ``Window/windowController``, and so
+/// its next responder unless the window has another, the way AppKit's `NSWindowController`
+/// does.
 @MainActor
 open class WindowController: Responder {
     public override init() {
@@ -14,10 +15,8 @@ open class WindowController: Responder {
             guard oldValue !== window else { return }
             if let oldValue, oldValue.windowController === self {
                 oldValue.windowController = nil
-                if oldValue.nextResponder === self { oldValue.nextResponder = nil }
             }
             window?.windowController = self
-            window?.nextResponder = self
         }
     }
 
