@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
 swift build --build-tests
-dbus-run-session -- xvfb-run -a -s "-screen 0 1280x1024x24" swift test --skip-build
+dbus-run-session -- xvfb-run -a -s "-screen 0 1280x1024x24" swift test --skip-build --disable-swift-testing
