@@ -31,6 +31,7 @@ final class MessageListWindow: ApplicationWindow {
             }
             GObjectSignals.connect(adjustment, "changed") { [weak self] in self?.applyPendingScroll() }
         }
+        addAction("close") { [weak self] in self?.destroy() }
         addAction("reply") { [weak self] in
             guard let self, let message = self.selectedMessage else { return }
             (self.application as? MailApplication)?.openReply(to: message)
