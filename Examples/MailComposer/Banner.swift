@@ -2,7 +2,8 @@ import BatonGtk
 import CGtk
 
 /// An in-app banner at the top of a window: a spinner while something is on its way, a
-/// message, and a button to dismiss it.
+/// message, and a button to dismiss it. It keeps a reference on its widgets, so it stays
+/// safe to call after GTK destroyed the window it was in.
 @MainActor
 final class Banner {
     let widget: Widgets.Widget
@@ -11,6 +12,7 @@ final class Banner {
 
     init() {
         widget = gtk_revealer_new()!
+        g_object_ref_sink(UnsafeMutableRawPointer(widget))
         let content = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["toolbar", "banner"])
         Widgets.margins(content, 6)
         spinner = gtk_spinner_new()!
@@ -22,6 +24,10 @@ final class Banner {
         Widgets.append(close, to: content)
         gtk_revealer_set_child(OpaquePointer(widget), content)
         GObjectSignals.connect(close, "clicked") { [weak self] in self?.hide() }
+    }
+
+    isolated deinit {
+        g_object_unref(UnsafeMutableRawPointer(widget))
     }
 
     /// The text shown, or nil while hidden.

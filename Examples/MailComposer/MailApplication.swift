@@ -24,6 +24,9 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
         delegate = self
         onStartup = { [weak self] in self?.startUp() }
         onActivate = { [weak self] in self?.activate() }
+        restoration = enableStateRestoration(
+            directory: options.stateDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
+            interval: options.saveInterval)
     }
 
     private func startUp() {
@@ -32,27 +35,29 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
         setAccelerators(["<Control>Return", "<Control>KP_Enter"], for: "win.send")
         setAccelerators(["<Control>w"], for: "win.close")
         setAccelerators(["<Control>r"], for: "win.reply")
-        restoration = enableStateRestoration(
-            directory: options.stateDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
-            interval: options.saveInterval)
     }
 
     private func activate() {
-        let window = ensureMainWindow()
-        window.present()
+        ensureMainWindow()
         let restored = restoration?.restore() ?? 0
         if restored > 0 { logger.info("restored \(restored) window(s)") }
         if options.wantsCompose {
             let compose = openCompose()
             compose.fill(with: DraftState(draftID: compose.draftID, to: options.to ?? "", cc: options.cc ?? "",
                                           subject: options.subject ?? "", body: options.body ?? "",
-                                          cursor: (options.body ?? "").count))
+                                          cursor: (options.body ?? "").unicodeScalars.count))
         }
     }
 
+    /// The main window, unless GTK has destroyed it.
+    private var liveMainWindow: MessageListWindow? {
+        mainWindow?.gtkWindow != nil ? mainWindow : nil
+    }
+
+    /// The main window, created and shown if there is none.
     @discardableResult
     private func ensureMainWindow() -> MessageListWindow {
-        if let mainWindow, mainWindow.gtkWindow != nil { return mainWindow }
+        if let liveMainWindow { return liveMainWindow }
         let window = MessageListWindow(application: self)
         do {
             try store.prepare(sampleInbox: AppResources.url("inbox.mbox"))
@@ -61,6 +66,7 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
             window.banner.showError("Could not open the mailbox in \(store.directory.path): \(error.localizedDescription)")
         }
         mainWindow = window
+        window.present()
         return window
     }
 
@@ -80,10 +86,10 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
     private func send(_ message: MailMessage) -> Bool {
         do {
             try store.appendSent(message)
-            mainWindow?.banner.showInfo("Sent “\(message.subject)” to \(message.to).")
+            liveMainWindow?.banner.showInfo("Sent “\(message.subject)” to \(message.to).")
             return true
         } catch {
-            mainWindow?.banner.showError("Could not send: \(error.localizedDescription)")
+            liveMainWindow?.banner.showError("Could not send: \(error.localizedDescription)")
             return false
         }
     }
@@ -92,7 +98,6 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
 
     func application(_ application: Application, willContinueUserActivityWithType userActivityType: String) -> Bool {
         let window = ensureMainWindow()
-        window.present()
         let what = userActivityType == MailActivities.compose ? "a draft" : "a message"
         window.banner.showProgress("Continuing \(what) from another device…")
         return true

@@ -18,7 +18,7 @@ enum Mbox {
     static func parse(_ text: String) -> [MailMessage] {
         var messages: [MailMessage] = []
         var current: [Substring] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             if line.hasPrefix("From ") {
                 if let message = message(from: current) { messages.append(message) }
                 current = []
@@ -55,17 +55,23 @@ enum Mbox {
         return String(line)
     }
 
+    /// A header value on one line: line breaks (which would forge headers or messages)
+    /// become spaces.
+    private static func header(_ value: String) -> String {
+        String(value.map { $0.isNewline ? " " : $0 })
+    }
+
     static func format(_ message: MailMessage, envelopeDate: Date = Date()) -> String {
         let address = message.from.split(separator: "<").last.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "> ")) }
             ?? message.from
-        var text = "From \(address.isEmpty ? "MAILER-DAEMON" : address) \(envelopeDate.formatted(.iso8601))\n"
-        text += "Message-ID: \(message.messageID)\n"
-        text += "From: \(message.from)\nTo: \(message.to)\n"
-        if !message.cc.isEmpty { text += "Cc: \(message.cc)\n" }
-        text += "Subject: \(message.subject)\nDate: \(message.date)\n"
-        if let inReplyTo = message.inReplyTo { text += "In-Reply-To: \(inReplyTo)\n" }
+        var text = "From \(header(address.isEmpty ? "MAILER-DAEMON" : address)) \(envelopeDate.formatted(.iso8601))\n"
+        text += "Message-ID: \(header(message.messageID))\n"
+        text += "From: \(header(message.from))\nTo: \(header(message.to))\n"
+        if !message.cc.isEmpty { text += "Cc: \(header(message.cc))\n" }
+        text += "Subject: \(header(message.subject))\nDate: \(header(message.date))\n"
+        if let inReplyTo = message.inReplyTo { text += "In-Reply-To: \(header(inReplyTo))\n" }
         text += "\n"
-        for line in message.body.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in message.body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             let quotes = line.prefix { $0 == ">" }
             text += line.dropFirst(quotes.count).hasPrefix("From ") ? ">\(line)\n" : "\(line)\n"
         }

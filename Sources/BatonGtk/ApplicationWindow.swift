@@ -86,7 +86,9 @@ open class ApplicationWindow: Window {
         }
     }
 
-    private func focusDidMove() {
+    /// Makes the first responder the responder of the focused widget (or its nearest
+    /// ancestor with one).
+    func focusDidMove() {
         guard let gtkWindow else { return }
         let responder = WidgetResponder.nearest(from: gtk_window_get_focus(gtkWindow))
         if firstResponder !== responder { firstResponder = responder }

@@ -14,10 +14,12 @@ final class SignalHandler: Sendable {
 /// Connects Swift closures to GObject signals, for apps and for BatonGtk itself.
 ///
 /// Two handler shapes are supported: ``connect(_:_:_:)`` for signals whose C handler is
-/// `void (*)(GObject *instance, gpointer user_data)` (such as `clicked`, `changed`,
-/// `destroy`, `activate`; check the signal's C signature first), and
-/// ``onNotify(_:_:_:)`` for property changes. GTK emits both on the main thread. The
-/// closure lives until the handler is disconnected or the instance is finalized.
+/// `void (*)(GObject *instance, gpointer user_data)`, such as `GtkButton::clicked`,
+/// `GtkEditable::changed`, `GtkWidget::destroy` and `GApplication::activate` (but not
+/// `GSimpleAction::activate`, which has a parameter: check the signal's C signature first),
+/// and ``onNotify(_:_:_:)`` for property changes. Only for objects that emit on the main
+/// thread, as GTK widgets do. The closure lives until the handler is disconnected or the
+/// instance is finalized; a connection that fails (an unknown signal) keeps nothing.
 @MainActor
 public enum GObjectSignals {
     /// Runs `body` each time `signal` is emitted on `instance`. Returns the handler id.
@@ -30,8 +32,8 @@ public enum GObjectSignals {
             let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
             MainActor.assumeIsolated { handler.body() }
         }
-        return baton_signal_connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self),
-                                    box, releaseHandler)
+        return connected(baton_signal_connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self),
+                                              box, releaseHandler), box)
     }
 
     /// Runs `body` each time `property` of `instance` changes (`notify::property`).
@@ -45,8 +47,14 @@ public enum GObjectSignals {
             let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
             MainActor.assumeIsolated { handler.body() }
         }
-        return baton_signal_connect(instance, "notify::\(property)",
-                                    unsafeBitCast(trampoline, to: GCallback.self), box, releaseHandler)
+        return connected(baton_signal_connect(instance, "notify::\(property)",
+                                              unsafeBitCast(trampoline, to: GCallback.self), box, releaseHandler), box)
+    }
+
+    /// Releases the handler's box when GLib did not take it (handler id 0).
+    private static func connected(_ handlerID: gulong, _ box: UnsafeMutableRawPointer) -> gulong {
+        if handlerID == 0 { Unmanaged<SignalHandler>.fromOpaque(box).release() }
+        return handlerID
     }
 
     private static let releaseHandler: GClosureNotify = { data, _ in

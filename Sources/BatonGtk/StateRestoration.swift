@@ -18,7 +18,7 @@ import Logging
 public final class StateRestoration {
     /// Where the state is kept: by default `$XDG_STATE_HOME/<application id>/`.
     public let directory: URL
-    private unowned let application: BatonApplication
+    private weak var application: BatonApplication?
     private let logger = Logger(label: "baton.state-restoration")
 
     init(application: BatonApplication, directory: URL?) {
@@ -35,7 +35,7 @@ public final class StateRestoration {
 
     /// The activities to save: each open window's, the active window last so it comes back
     /// on top.
-    private func activitiesToSave() -> [UserActivity] {
+    private func activitiesToSave(of application: BatonApplication) -> [UserActivity] {
         let main = application.center.mainWindow
         let windows = application.applicationWindows.filter { $0 !== main }
             + application.applicationWindows.filter { $0 === main }
@@ -46,11 +46,13 @@ public final class StateRestoration {
     /// Returns how many were saved.
     ///
     /// A window whose activity cannot be encoded (such as a `userInfo` over the limit) is
-    /// logged and left out; the others are still saved.
+    /// logged and left out; the others are still saved. Once the application is gone,
+    /// nothing is saved and what was saved before stays.
     @discardableResult
     public func save() throws -> Int {
+        guard let application else { return 0 }
         var payloads: [Data] = []
-        for activity in activitiesToSave() {
+        for activity in activitiesToSave(of: application) {
             activity.needsSave = true
             application.center.saveNow(activity)
             do {
@@ -85,10 +87,11 @@ public final class StateRestoration {
     /// Continues each saved activity through the application delegate (`willContinue`,
     /// then `continue` with a restoration handler). Returns how many were continued.
     ///
-    /// A file that cannot be read or decoded is logged and skipped; it is removed at the
-    /// next save.
+    /// A file that cannot be read or decoded, is not a regular file, or is larger than an
+    /// encoded activity can be, is logged and skipped; it is removed at the next save.
     @discardableResult
     public func restore() -> Int {
+        guard let application else { return 0 }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: windowsDirectory.path))?
             .filter { $0.hasSuffix(".activity") && !$0.hasPrefix(".") }
             .sorted() ?? []
@@ -96,7 +99,7 @@ public final class StateRestoration {
         for name in names {
             let file = windowsDirectory.appendingPathComponent(name)
             do {
-                let payload = try UserActivityPayload(decoding: Data(contentsOf: file))
+                let payload = try UserActivityPayload(decoding: Self.readSavedFile(file))
                 let activity = try UserActivity(payload: payload, center: application.center)
                 let continuation = application.beginContinuation(activityType: payload.activityType)
                 continuation.complete(with: activity)
@@ -106,6 +109,21 @@ public final class StateRestoration {
             }
         }
         return restored
+    }
+
+    /// The bytes of a saved window, read only from a regular file no larger than an encoded
+    /// activity can be.
+    private static func readSavedFile(_ file: URL) throws -> Data {
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            throw UserActivityError.malformedPayload("\(file.lastPathComponent) is not a regular file")
+        }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= UserActivityPayload.maximumEncodedSize else {
+            throw UserActivityError.malformedPayload(
+                "\(file.lastPathComponent) is \(size) bytes, over the limit of \(UserActivityPayload.maximumEncodedSize)")
+        }
+        return try Data(contentsOf: file)
     }
 
     /// Saves, logging instead of throwing.
@@ -118,7 +136,10 @@ public final class StateRestoration {
         }
     }
 
-    func startSaving(every interval: UInt32) {
+    /// Saves at the moments the type's documentation lists. Call it before the application
+    /// runs: `register-session`, which brings `query-end`, is read at `startup`. A
+    /// non-unique application has no session-bus connection and never gets `query-end`.
+    func startSaving(for application: BatonApplication, every interval: UInt32) {
         let instance = UnsafeMutableRawPointer(application.gtkApplication)
         GObjectSignals.connect(instance, "shutdown") { [weak self] in self?.saveLogging(reason: "quit") }
         GObjectSignals.connect(instance, "query-end") { [weak self] in self?.saveLogging(reason: "session end") }
@@ -127,7 +148,7 @@ public final class StateRestoration {
             GLibSources.onUnixSignal(signal) { [weak self] in
                 guard let self else { return }
                 self.saveLogging(reason: "signal")
-                self.application.quit()
+                self.application?.quit()
             }
         }
         if interval > 0 {
@@ -138,13 +159,14 @@ public final class StateRestoration {
 
 extension BatonApplication {
     /// Opts in to state restoration: saves each window's activity on quit, on SIGTERM and
-    /// SIGINT, at session end and every `interval` seconds (0 turns the timer off), under
+    /// SIGINT, at session end and every `interval` seconds (0 turns the timer off). Call it
+    /// before ``run(arguments:)``, so the session end reaches the application. State goes
     /// `directory` (by default `$XDG_STATE_HOME/<application id>/`). Call
     /// ``StateRestoration/restore()`` on activation to bring the windows back.
     @discardableResult
     public func enableStateRestoration(directory: URL? = nil, interval: UInt32 = 30) -> StateRestoration {
         let restoration = StateRestoration(application: self, directory: directory)
-        restoration.startSaving(every: interval)
+        restoration.startSaving(for: self, every: interval)
         stateRestoration = restoration
         return restoration
     }

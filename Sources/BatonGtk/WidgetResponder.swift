@@ -38,6 +38,10 @@ public final class WidgetResponder: Responder {
         GObjectSignals.connect(widget, "destroy") { [weak responder] in
             responder?.widgetWasDestroyed()
         }
+        if let root = gtk_widget_get_root(widget),
+           let window = ApplicationWindow.attached(to: UnsafeMutableRawPointer(root)) {
+            window.focusDidMove()
+        }
         return responder
     }
 

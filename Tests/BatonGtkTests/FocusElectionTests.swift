@@ -7,6 +7,24 @@ import XCTest
 /// Election driven by real GTK focus and window activation.
 @MainActor
 final class FocusElectionTests: GtkTestCase {
+    func testAResponderAttachedAroundTheFocusedWidgetIsElected() async throws {
+        try setUpApplication()
+        let (window, box) = makeWindow()
+        let composer = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        let entry = gtk_entry_new()!
+        append(composer, to: box)
+        append(entry, to: composer)
+        window.present()
+        gtk_widget_grab_focus(entry)
+        XCTAssertTrue(spin(until: { self.center.mainWindow === window }))
+        drainMainLoop()
+
+        let draft = UserActivity(activityType: "org.example.mail.compose", center: center)
+        WidgetResponder.attach(to: composer, center: center).userActivity = draft
+        XCTAssertTrue(spin(until: { self.center.currentActivity === draft }),
+                      "the focus was already inside: attaching updates the first responder")
+    }
+
     func testFocusMovingBetweenEntriesChangesTheCurrentActivity() async throws {
         try setUpApplication()
         let (window, box) = makeWindow()

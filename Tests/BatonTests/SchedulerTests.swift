@@ -6,6 +6,28 @@ import XCTest
 @MainActor
 final class SchedulerTests: XCTestCase {
 
+    /// A turn pending on a replaced scheduler runs once, on the new one.
+    func testReplacingTheSchedulerMovesThePendingTurn() async throws {
+        let (center, old) = ResponderChainBuilder.center()
+        let activity = UserActivity(activityType: "org.example.swap", center: center)
+        let delegate = RecordingActivityDelegate()
+        activity.delegate = delegate
+        activity.needsSave = true
+        XCTAssertEqual(old.pendingCount, 1)
+
+        let new = ManualScheduler()
+        center.scheduler = new
+        XCTAssertEqual(new.pendingCount, 1, "the pending turn moved to the new scheduler")
+        new.runUntilIdle()
+        XCTAssertEqual(delegate.willSaveCount, 1)
+        old.runUntilIdle()
+        XCTAssertEqual(delegate.willSaveCount, 1, "the old scheduler's turn does nothing")
+
+        activity.needsSave = true
+        XCTAssertEqual(old.pendingCount, 0)
+        XCTAssertEqual(new.pendingCount, 1, "later turns go to the new scheduler")
+    }
+
     func testManualSchedulerRunsNothingUntilToldAndDrainsNestedWork() async throws {
         let scheduler = ManualScheduler()
         var log: [String] = []

@@ -34,6 +34,33 @@ final class TraceTests: XCTestCase {
         records.map { ($0["event"] as? String) ?? "?" }
     }
 
+    /// Numbers JSON cannot hold are written as strings: the line is never dropped.
+    func testNonFiniteNumbersStillGiveALine() async throws {
+        let (center, scheduler, path) = try tracedCenter()
+        let activity = UserActivity(activityType: "org.example.numbers", center: center)
+        activity.userInfo = ["ratio": .double(.nan), "limit": .double(.infinity)]
+        activity.needsSave = true
+        scheduler.runUntilIdle()
+        let updated = try XCTUnwrap(records(path).first { $0["event"] as? String == "updated" })
+        let info = try XCTUnwrap(updated["userInfo"] as? [String: Any])
+        XCTAssertEqual(info["ratio"] as? String, "NaN")
+        XCTAssertEqual(info["limit"] as? String, "Infinity")
+    }
+
+    /// Title and eligibility changes reach observers but are not trace events.
+    func testSummaryChangesAreNotTraced() async throws {
+        let (center, scheduler, path) = try tracedCenter()
+        let activity = UserActivity(activityType: "org.example.summary", center: center)
+        activity.becomeCurrent()
+        var observed: [String] = []
+        let observation = center.addObserver { observed.append($0.name) }
+        defer { observation.cancel() }
+        activity.title = "Renamed"
+        scheduler.runUntilIdle()
+        XCTAssertEqual(observed, ["changed"])
+        XCTAssertEqual(events(try records(path)), ["current"])
+    }
+
     func testCurrentUpdatedResignedInvalidated() async throws {
         let (center, scheduler, path) = try tracedCenter()
         let (window, responders) = ResponderChainBuilder.window(depth: 1)

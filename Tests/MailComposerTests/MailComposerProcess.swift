@@ -6,11 +6,18 @@ import XCTest
 final class MailComposerProcess {
     let root: URL
     let traceURL: URL
+    let logURL: URL
     private(set) var process: Process?
 
-    init(root: URL) {
+    init(root: URL, name: String = UUID().uuidString) {
         self.root = root
         traceURL = root.appendingPathComponent("trace.jsonl")
+        logURL = root.appendingPathComponent("\(name).log")
+    }
+
+    /// What the process wrote to standard error so far.
+    var log: String {
+        (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
     }
 
     var stateDirectory: URL { root.appendingPathComponent("state") }
@@ -39,9 +46,12 @@ final class MailComposerProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["BATON_TRACE"] = traceURL.path
         process.environment = environment
+        FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logURL)
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = log
         try process.run()
+        try log.close()
         self.process = process
     }
 
@@ -100,13 +110,18 @@ final class MailComposerProcess {
     /// The ids of the visible X windows of this process titled exactly `title`, waiting
     /// until one exists or `timeout` passes.
     func windows(titled title: String, timeout: TimeInterval = 10) throws -> [String] {
+        try windows(timeout: timeout) { $0 == title }
+    }
+
+    /// The ids of the visible X windows of this process whose title satisfies `matches`.
+    func windows(timeout: TimeInterval = 10, where matches: (String) -> Bool) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             let ids = try Self.xdotool(["search", "--onlyvisible", "--pid", "\(process?.processIdentifier ?? 0)",
                                         "--name", "."])
                 .split(separator: "\n").map(String.init)
             let matching = try ids.filter {
-                try Self.xdotool(["getwindowname", $0]).trimmingCharacters(in: .newlines) == title
+                matches(try Self.xdotool(["getwindowname", $0]).trimmingCharacters(in: .newlines))
             }
             if !matching.isEmpty { return matching }
             usleep(50_000)

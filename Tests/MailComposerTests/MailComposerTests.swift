@@ -118,6 +118,57 @@ final class MailComposerTests: XCTestCase {
         XCTAssertTrue(try app.windows(titled: "Tickets", timeout: 1).isEmpty, "the draft window closed")
     }
 
+    /// Line breaks in a header value cannot forge headers or a second message in sent.mbox.
+    func testHeaderValuesCannotInjectIntoTheSentFolder() throws {
+        let app = app()
+        try app.launch(["--to", "eve@example.org", "--subject", "Hi\nFrom evil@example.org Mon\nMessage-ID: <forged@evil>",
+                        "--body", "Body"])
+        XCTAssertNotNil(app.waitForEvent { $0.event == "current" && $0.type == "org.example.mail.compose" })
+        let window = try XCTUnwrap(app.windows { $0.hasPrefix("Hi") }.first)
+        try app.key("ctrl+Return", in: window)
+        XCTAssertNotNil(app.waitForEvent { $0.event == "invalidated" && $0.type == "org.example.mail.compose" })
+        let sent = try String(contentsOf: app.dataDirectory.appendingPathComponent("sent.mbox"), encoding: .utf8)
+        let lines = sent.split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("From ") }.count, 1, "one message:\n\(sent)")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("Message-ID:") }.count, 1, "no forged header:\n\(sent)")
+        XCTAssertFalse(lines.contains { $0.hasPrefix("Message-ID: <forged@evil>") })
+    }
+
+    /// Sending after the main window was closed is safe: no GTK criticals, the message is sent.
+    func testSendingAfterClosingTheMainWindowIsSafe() throws {
+        let app = app()
+        try app.launch(["--to", "frank@example.org", "--subject", "Late", "--body", "Still here"])
+        XCTAssertNotNil(app.waitForEvent { $0.event == "current" && $0.title == "Draft: Late" })
+        let main = try XCTUnwrap(app.windows(titled: "Mail Composer").first)
+        try app.key("ctrl+w", in: main)
+        let draft = try XCTUnwrap(app.windows(titled: "Late").first)
+        try app.key("ctrl+Return", in: draft)
+        XCTAssertNotNil(app.waitForEvent { $0.event == "invalidated" && $0.type == "org.example.mail.compose" })
+        let sent = try String(contentsOf: app.dataDirectory.appendingPathComponent("sent.mbox"), encoding: .utf8)
+        XCTAssertTrue(sent.contains("Still here"))
+        XCTAssertEqual(app.waitForExit(), 0, "the last window closed, so the app quit cleanly")
+        XCTAssertFalse(app.log.contains("CRITICAL"), app.log)
+    }
+
+    /// A FIFO or an oversized file in the state folder is skipped, not read: launch goes on.
+    func testHostileStateFilesAreSkipped() throws {
+        let app = app()
+        let windows = app.stateDirectory.appendingPathComponent("windows")
+        try FileManager.default.createDirectory(at: windows, withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(windows.appendingPathComponent("window-000.activity").path, 0o600), 0)
+        let large = windows.appendingPathComponent("window-001.activity")
+        XCTAssertTrue(FileManager.default.createFile(atPath: large.path, contents: nil))
+        XCTAssertEqual(truncate(large.path, 512 * 1024 * 1024), 0)
+        try Data("not an activity".utf8).write(to: windows.appendingPathComponent("window-002.activity"))
+
+        try app.launch()
+        XCTAssertNotNil(app.waitForEvent { $0.event == "updated" && $0.type == "org.example.mail.read" },
+                        "the app started and shows the inbox")
+        XCTAssertNil(app.events().first { $0.event == "restored" })
+        XCTAssertTrue(app.log.contains("not a regular file"), app.log)
+        XCTAssertTrue(app.log.contains("over the limit"), app.log)
+    }
+
     func testReadingPositionSurvivesARelaunch() throws {
         let first = app()
         try first.launch()

@@ -11,8 +11,16 @@ public final class ActivityCenter {
     /// its own scheduler.
     public static let shared = ActivityCenter(scheduler: DispatchMainScheduler())
 
-    /// Where the center's deferred work runs. A toolkit layer may replace it before use.
-    public var scheduler: any ActivityScheduler
+    /// Where the center's deferred work runs. A toolkit layer may replace it; a turn already
+    /// scheduled on the old scheduler is scheduled again on the new one (it runs once).
+    public var scheduler: any ActivityScheduler {
+        didSet {
+            guard oldValue !== scheduler, turnScheduled else { return }
+            turnScheduled = false
+            turnGeneration += 1
+            scheduleTurn()
+        }
+    }
 
     /// Records events to the `BATON_TRACE` file; nil when tracing is off.
     public var trace: ActivityTrace?
@@ -35,6 +43,8 @@ public final class ActivityCenter {
     weak var application: Application?
 
     private var turnScheduled = false
+    /// Tells a turn scheduled on a replaced scheduler from the current one.
+    private var turnGeneration = 0
     private var electionPending = false
     private var pendingUpdates: [UserActivity] = []
     private var ownershipChecks: [UserActivity] = []
@@ -90,8 +100,10 @@ public final class ActivityCenter {
     private func scheduleTurn() {
         guard !turnScheduled else { return }
         turnScheduled = true
+        let generation = turnGeneration
         scheduler.schedule { [weak self] in
-            self?.runTurn()
+            guard let self, self.turnGeneration == generation else { return }
+            self.runTurn()
         }
     }
 

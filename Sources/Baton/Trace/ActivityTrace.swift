@@ -42,9 +42,11 @@ public final class ActivityTrace: Sendable {
         close(descriptor)
     }
 
-    /// Writes one line for `event`.
+    /// Writes one line for `event`. Summary changes (``ActivityEvent/summaryChanged(_:)``)
+    /// are for observers and are not traced.
     @MainActor
     public func record(_ event: ActivityEvent) {
+        if case .summaryChanged = event { return }
         var record = TraceRecord(event: event.name, type: event.activityType, pid: getpid())
         if let activity = event.activity {
             record.title = activity.title
@@ -62,6 +64,8 @@ public final class ActivityTrace: Sendable {
     private func write(_ record: TraceRecord) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         guard var line = try? encoder.encode(record) else { return }
         line.append(UInt8(ascii: "\n"))
         line.withUnsafeBytes { bytes in
