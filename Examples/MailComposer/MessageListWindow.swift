@@ -25,7 +25,7 @@ final class MessageListWindow: ApplicationWindow {
         buildLayout()
         GObjectSignals.connect(list, "selected-rows-changed") { [weak self] in self?.selectionDidChange() }
         markNeedsSaveOnSelectionChange(ofListBox: OpaquePointer(list))
-        if let adjustment = gtk_scrolled_window_get_vadjustment(OpaquePointer(listScroller)) {
+        if let adjustment = listAdjustment {
             GObjectSignals.connect(adjustment, "value-changed") { [weak self] in
                 self?.userActivity?.needsSave = true
             }
@@ -129,9 +129,14 @@ final class MessageListWindow: ApplicationWindow {
         gtk_text_buffer_set_text(buffer, message?.body ?? "", -1)
     }
 
+    /// The vertical scrolling position of the list.
+    private var listAdjustment: UnsafeMutablePointer<GtkAdjustment>? {
+        gtk_scrolled_window_get_vadjustment(OpaquePointer(listScroller))
+    }
+
     /// The message whose row is at the middle of the visible part of the list.
     private var visibleMiddleMessageID: String? {
-        guard let adjustment = gtk_scrolled_window_get_vadjustment(OpaquePointer(listScroller)) else { return nil }
+        guard let adjustment = listAdjustment else { return nil }
         let middle = gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment) / 2
         guard let row = gtk_list_box_get_row_at_y(OpaquePointer(list), Int32(middle)) else { return nil }
         let index = Int(gtk_list_box_row_get_index(row))
@@ -148,7 +153,7 @@ final class MessageListWindow: ApplicationWindow {
     private func applyPendingScroll() {
         guard let target = pendingScrollTarget,
               let index = messages.firstIndex(where: { $0.messageID == target }),
-              let adjustment = gtk_scrolled_window_get_vadjustment(OpaquePointer(listScroller)),
+              let adjustment = listAdjustment,
               gtk_adjustment_get_page_size(adjustment) > 0 else { return }
         let row = rows[index].cast(to: GtkWidget.self)
         var y: Double = 0

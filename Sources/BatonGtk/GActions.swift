@@ -9,17 +9,7 @@ enum GActions {
     /// Adds an action called `name` to `map` that runs `body` when activated.
     static func add(_ name: String, to map: OpaquePointer, _ body: @escaping @MainActor () -> Void) {
         let action = g_simple_action_new(name, nil)!
-        let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
-        let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, _, data in
-            guard let data else { return }
-            let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated { handler.body() }
-        }
-        baton_signal_connect(UnsafeMutableRawPointer(action), "activate",
-                             unsafeBitCast(trampoline, to: GCallback.self), box, { data, _ in
-                                 guard let data else { return }
-                                 Unmanaged<SignalHandler>.fromOpaque(data).release()
-                             })
+        GObjectSignals.connectIgnoringArgument(UnsafeMutableRawPointer(action), "activate", body)
         g_action_map_add_action(map, action)
         g_object_unref(UnsafeMutableRawPointer(action))
     }

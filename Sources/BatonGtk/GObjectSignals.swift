@@ -40,15 +40,23 @@ public enum GObjectSignals {
     @discardableResult
     public static func onNotify(_ instance: UnsafeMutableRawPointer, _ property: String,
                          _ body: @escaping @MainActor () -> Void) -> gulong {
+        connectIgnoringArgument(instance, "notify::\(property)", body)
+    }
+
+    /// Runs `body` each time `signal` is emitted on `instance`, for signals whose C handler
+    /// takes one pointer before the user data, which `body` does not need: `notify::` (a
+    /// `GParamSpec*`) and `GSimpleAction::activate` (a `GVariant*` parameter).
+    @discardableResult
+    static func connectIgnoringArgument(_ instance: UnsafeMutableRawPointer, _ signal: String,
+                                        _ body: @escaping @MainActor () -> Void) -> gulong {
         let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
-        let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<GParamSpec>?, gpointer?) -> Void = {
-            _, _, data in
+        let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, _, data in
             guard let data else { return }
             let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
             MainActor.assumeIsolated { handler.body() }
         }
-        return connected(baton_signal_connect(instance, "notify::\(property)",
-                                              unsafeBitCast(trampoline, to: GCallback.self), box, releaseHandler), box)
+        return connected(baton_signal_connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self),
+                                              box, releaseHandler), box)
     }
 
     /// Releases the handler's box when GLib did not take it (handler id 0).

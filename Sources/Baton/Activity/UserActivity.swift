@@ -90,6 +90,9 @@ public final class UserActivity {
     /// Whether this is the center's current activity.
     public var isCurrent: Bool { center.currentActivity === self }
 
+    /// Whether election may choose this activity: valid and eligible for Handoff.
+    var isElectable: Bool { isValid && isEligibleForHandoff }
+
     /// Whether a responder or document has owned this activity, so Baton manages it.
     public private(set) var isManaged = false
 

@@ -11,7 +11,7 @@ enum ResponderChain {
         var power = 1
         var steps = 0
         while let current = responder {
-            if let activity = current.userActivity, activity.isValid, activity.isEligibleForHandoff {
+            if let activity = current.userActivity, activity.isElectable {
                 return activity
             }
             responder = current.nextResponder

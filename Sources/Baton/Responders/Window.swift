@@ -40,8 +40,7 @@ open class Window: Responder {
         if let activity = ResponderChain.firstEligibleActivity(from: firstResponder ?? self) {
             return activity
         }
-        guard let activity = windowController?.document?.userActivity,
-              activity.isValid, activity.isEligibleForHandoff else { return nil }
+        guard let activity = windowController?.document?.userActivity, activity.isElectable else { return nil }
         return activity
     }
 
