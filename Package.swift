@@ -7,6 +7,8 @@ let package = Package(
         .library(name: "Baton", targets: ["Baton"]),
         .library(name: "BatonTesting", targets: ["BatonTesting"]),
         .library(name: "BatonGtk", targets: ["BatonGtk"]),
+        .executable(name: "batond", targets: ["batond"]),
+        .executable(name: "baton", targets: ["baton"]),
         .executable(name: "BatonCoreDemo", targets: ["BatonCoreDemo"]),
         .executable(name: "MailComposer", targets: ["MailComposer"]),
     ],
@@ -22,10 +24,43 @@ let package = Package(
             pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]
         ),
+        .systemLibrary(
+            name: "CGLib",
+            pkgConfig: "gio-unix-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
         .target(name: "CBatonGtk", dependencies: ["CGtk"]),
+        .target(name: "BatonGLib", dependencies: ["Baton", "CGLib"]),
+        .target(
+            name: "BatonBus",
+            dependencies: ["Baton", "BatonGLib"],
+            resources: [
+                .embedInCode("Resources/org.baton.Daemon1.xml"),
+                .embedInCode("Resources/org.baton.Application1.xml"),
+            ]
+        ),
         .target(
             name: "BatonGtk",
-            dependencies: ["Baton", "CGtk", "CBatonGtk", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "Baton", "BatonGLib", "BatonBus", "CGLib", "CGtk", "CBatonGtk",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "batond",
+            dependencies: [
+                "Baton", "BatonGLib", "BatonBus", "CGLib",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Resources"]
+        ),
+        .executableTarget(
+            name: "baton",
+            dependencies: [
+                "Baton", "BatonGLib", "BatonBus",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .executableTarget(
             name: "BatonCoreDemo",

@@ -1,5 +1,7 @@
 import Baton
+import BatonGLib
 import CBatonGtk
+import CGLib
 import CGtk
 
 /// A `GtkApplication` that is a Baton ``Application``: the last responder of every chain,

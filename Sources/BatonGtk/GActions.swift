@@ -1,5 +1,7 @@
 import Baton
+import BatonGLib
 import CBatonGtk
+import CGLib
 import CGtk
 
 /// Named actions with keyboard shortcuts, the GTK way (`GSimpleAction` in an action map,

@@ -1,5 +1,7 @@
 import Baton
+import BatonGLib
 import CBatonGtk
+import CGLib
 import CGtk
 import Foundation
 import Logging

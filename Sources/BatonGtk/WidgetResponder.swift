@@ -1,5 +1,7 @@
 import Baton
+import BatonGLib
 import CBatonGtk
+import CGLib
 import CGtk
 
 /// The responder of one `GtkWidget`.
@@ -83,6 +85,3 @@ public final class WidgetResponder: Responder {
     }
 }
 
-extension gboolean {
-    var isTrue: Bool { self != 0 }
-}

@@ -1,5 +1,4 @@
-import CBatonGtk
-import CGtk
+import CGLib
 import Glibc
 
 /// Drains libdispatch's main queue from the GLib main loop, so `@MainActor` code and

@@ -1,6 +1,5 @@
 import Baton
-import CBatonGtk
-import CGtk
+import CGLib
 
 /// Runs the center's deferred work in a GLib idle source on the default main context:
 /// after pending input and redraws, once per main-loop idle.

@@ -1,12 +1,11 @@
-import CBatonGtk
-import CGtk
+import CGLib
 
 /// The Swift side of one GObject signal connection: a closure kept alive by GLib until the
 /// handler is disconnected or the instance is finalized, when the `GClosureNotify` releases it.
-final class SignalHandler: Sendable {
-    let body: @MainActor () -> Void
+package final class SignalHandler: Sendable {
+    package let body: @MainActor () -> Void
 
-    init(_ body: @escaping @MainActor () -> Void) {
+    package init(_ body: @escaping @MainActor () -> Void) {
         self.body = body
     }
 }
@@ -47,7 +46,7 @@ public enum GObjectSignals {
     /// takes one pointer before the user data, which `body` does not need: `notify::` (a
     /// `GParamSpec*`) and `GSimpleAction::activate` (a `GVariant*` parameter).
     @discardableResult
-    static func connectIgnoringArgument(_ instance: UnsafeMutableRawPointer, _ signal: String,
+    public static func connectIgnoringArgument(_ instance: UnsafeMutableRawPointer, _ signal: String,
                                         _ body: @escaping @MainActor () -> Void) -> gulong {
         let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
         let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, _, data in
@@ -73,8 +72,8 @@ public enum GObjectSignals {
 
 /// Attaches a Swift object to a GObject under a key, held strongly until the GObject is
 /// finalized (or the data is replaced), and finds it again.
-enum GObjectData {
-    static func attach(_ object: AnyObject, to instance: UnsafeMutableRawPointer, key: String) {
+package enum GObjectData {
+    package static func attach(_ object: AnyObject, to instance: UnsafeMutableRawPointer, key: String) {
         let box = Unmanaged.passRetained(object).toOpaque()
         g_object_set_data_full(baton_object(instance), key, box) { data in
             guard let data else { return }
@@ -82,12 +81,12 @@ enum GObjectData {
         }
     }
 
-    static func attached<T: AnyObject>(_ type: T.Type, to instance: UnsafeMutableRawPointer, key: String) -> T? {
+    package static func attached<T: AnyObject>(_ type: T.Type, to instance: UnsafeMutableRawPointer, key: String) -> T? {
         guard let data = g_object_get_data(baton_object(instance), key) else { return nil }
         return Unmanaged<AnyObject>.fromOpaque(data).takeUnretainedValue() as? T
     }
 
-    static func detach(from instance: UnsafeMutableRawPointer, key: String) {
+    package static func detach(from instance: UnsafeMutableRawPointer, key: String) {
         g_object_set_data(baton_object(instance), key, nil)
     }
 }

@@ -1,0 +1,25 @@
+/// The names of Baton's D-Bus contract between apps, batond and the `baton` tool.
+///
+/// batond owns ``busName`` on the session bus and serves ``daemonInterface`` at
+/// ``daemonPath``; every app exports ``applicationInterface`` at ``applicationPath`` on its
+/// own connection. The introspection documents are in `Sources/BatonBus/Resources/`.
+public enum BatonService {
+    /// The well-known name batond owns.
+    public static let busName = "org.baton.Daemon"
+    /// batond's object.
+    public static let daemonPath = "/org/baton/Daemon"
+    /// batond's interface, version 1.
+    public static let daemonInterface = "org.baton.Daemon1"
+    /// The object each app exports for batond.
+    public static let applicationPath = "/org/baton/Application"
+    /// The apps' interface, version 1.
+    public static let applicationInterface = "org.baton.Application1"
+    /// The interface version this build speaks.
+    public static let version = "1"
+
+    /// The introspection document of ``daemonInterface``.
+    public static let daemonIntrospectionXML = String(decoding: PackageResources.org_baton_Daemon1_xml, as: UTF8.self)
+    /// The introspection document of ``applicationInterface``.
+    public static let applicationIntrospectionXML = String(
+        decoding: PackageResources.org_baton_Application1_xml, as: UTF8.self)
+}

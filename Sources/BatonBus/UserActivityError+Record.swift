@@ -1,0 +1,45 @@
+import Baton
+import BatonGLib
+
+extension UserActivityError {
+    /// The error as the `a{sv}` record of `FailContinuation`: code, reason, and for
+    /// ``userInfoTooLarge(size:limit:)`` the size and limit.
+    public var record: [String: BusValue] {
+        var record: [String: BusValue] = ["code": .int32(Int32(code)), "reason": .string(reason)]
+        if case .userInfoTooLarge(let size, let limit) = self {
+            record["size"] = .int64(Int64(size))
+            record["limit"] = .int64(Int64(limit))
+        }
+        return record
+    }
+
+    /// Reads a `FailContinuation` record; an unknown code becomes ``handoffFailed(_:)``.
+    public init(record: [String: BusValue]) {
+        let reason = record["reason"]?.string ?? "no reason given"
+        switch record["code"]?.integer ?? 4608 {
+        case 3072: self = .cancelled
+        case 4609: self = .connectionUnavailable(reason)
+        case 4610: self = .remoteApplicationTimedOut(reason)
+        case 4611:
+            self = .userInfoTooLarge(size: Int(clamping: record["size"]?.integer ?? 0),
+                                     limit: Int(clamping: record["limit"]?.integer ?? Int64(UserActivity.maximumUserInfoSize)))
+        case 4640: self = .invalidWebpageURL(reason)
+        case 4641: self = .invalidUserInfo(reason)
+        case 4642: self = .malformedPayload(reason)
+        case 4643: self = .invalidActivity(reason)
+        default: self = .handoffFailed(reason)
+        }
+    }
+
+    /// The text the case carries, or its description when it carries none.
+    var reason: String {
+        switch self {
+        case .handoffFailed(let text), .connectionUnavailable(let text), .remoteApplicationTimedOut(let text),
+             .invalidWebpageURL(let text), .invalidUserInfo(let text), .malformedPayload(let text),
+             .invalidActivity(let text):
+            return text
+        case .cancelled, .userInfoTooLarge:
+            return description
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import CGLib
+
+/// A connection to a D-Bus message bus (GDBus), with calls, signals and names as Swift
+/// closures and `async` functions.
+///
+/// Callbacks run on the GLib default main context, on the main thread: run a GLib main loop
+/// and install ``MainQueueBridge`` so `async` calls resume.
+@MainActor
+public final class BusConnection {
+    /// The `GDBusConnection`.
+    package let raw: OpaquePointer
+
+    package init(taking raw: OpaquePointer) {
+        self.raw = raw
+    }
+
+    isolated deinit {
+        g_object_unref(UnsafeMutableRawPointer(raw))
+    }
+
+    /// The user's session bus (`DBUS_SESSION_BUS_ADDRESS`).
+    ///
+    /// - Throws: ``BusError/failed(_:)`` when there is no session bus.
+    public static func session() throws -> BusConnection {
+        var error: UnsafeMutablePointer<GError>?
+        guard let raw = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            throw BusError(taking: error)
+        }
+        g_dbus_connection_set_exit_on_close(raw, 0)
+        return BusConnection(taking: raw)
+    }
+
+    /// This connection's unique name on the bus, such as `:1.42`.
+    public var uniqueName: String {
+        g_dbus_connection_get_unique_name(raw).map { String(cString: $0) } ?? ""
+    }
+
+    /// Whether the connection is closed (the bus went away).
+    public var isClosed: Bool { g_dbus_connection_is_closed(raw) != 0 }
+
+    /// Calls `method` and waits for its reply, without blocking the main loop.
+    ///
+    /// - Parameter timeout: seconds to wait for the reply.
+    /// - Throws: ``BusError``.
+    public func call(_ destination: String, path: String, interface: String, method: String,
+                     arguments: [BusValue] = [], timeout: Double = 25) async throws -> [BusValue] {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[BusValue], any Error>) in
+            let box = Unmanaged.passRetained(CallReply(continuation)).toOpaque()
+            g_dbus_connection_call(
+                raw, destination, path, interface, method, BusValue.tuple(arguments).makeVariant(), nil,
+                G_DBUS_CALL_FLAGS_NO_AUTO_START, Self.milliseconds(timeout), nil, { source, result, data in
+                    guard let data else { return }
+                    let reply = Unmanaged<CallReply>.fromOpaque(data).takeRetainedValue()
+                    var error: UnsafeMutablePointer<GError>?
+                    let value = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
+                    reply.finish(value, error)
+                }, box)
+        }
+    }
+
+    /// Calls `method` and blocks until its reply: for command-line tools without a main loop.
+    ///
+    /// - Parameters:
+    ///   - autoStart: whether the bus may start the destination through D-Bus activation.
+    ///   - timeout: seconds to wait; `nil` waits as long as it takes.
+    /// - Throws: ``BusError``.
+    public func callSync(_ destination: String, path: String, interface: String, method: String,
+                         arguments: [BusValue] = [], autoStart: Bool = true,
+                         timeout: Double? = 25) throws -> [BusValue] {
+        var error: UnsafeMutablePointer<GError>?
+        let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
+        guard let value = g_dbus_connection_call_sync(
+            raw, destination, path, interface, method, BusValue.tuple(arguments).makeVariant(), nil, flags,
+            timeout.map(Self.milliseconds) ?? Int32.max, nil, &error)
+        else { throw BusError(taking: error) }
+        defer { g_variant_unref(value) }
+        return try Self.arguments(of: value)
+    }
+
+    /// Emits a signal from this connection.
+    public func emitSignal(path: String, interface: String, name: String, arguments: [BusValue] = [],
+                           destination: String? = nil) {
+        var error: UnsafeMutablePointer<GError>?
+        if g_dbus_connection_emit_signal(raw, destination, path, interface, name,
+                                         BusValue.tuple(arguments).makeVariant(), &error) == 0 {
+            g_clear_error(&error)
+        }
+    }
+
+    /// Runs `handler` with the sender and arguments of each matching signal. Returns an id
+    /// for ``unsubscribe(_:)``.
+    @discardableResult
+    public func subscribe(sender: String?, interface: String?, member: String?, path: String?,
+                          handler: @escaping @MainActor (_ sender: String, _ arguments: [BusValue]) -> Void) -> UInt32 {
+        let box = Unmanaged.passRetained(SignalSubscription(handler)).toOpaque()
+        return g_dbus_connection_signal_subscribe(
+            raw, sender, interface, member, path, nil, G_DBUS_SIGNAL_FLAGS_NONE,
+            { _, sender, _, _, _, parameters, data in
+                guard let data, let parameters else { return }
+                let subscription = Unmanaged<SignalSubscription>.fromOpaque(data).takeUnretainedValue()
+                guard let arguments = try? BusConnection.arguments(of: parameters) else { return }
+                let senderName = sender.map { String(cString: $0) } ?? ""
+                MainActor.assumeIsolated { subscription.handler(senderName, arguments) }
+            }, box, { data in
+                guard let data else { return }
+                Unmanaged<SignalSubscription>.fromOpaque(data).release()
+            })
+    }
+
+    /// Stops a subscription made by ``subscribe(sender:interface:member:path:handler:)``.
+    public func unsubscribe(_ id: UInt32) {
+        g_dbus_connection_signal_unsubscribe(raw, id)
+    }
+
+    /// The arguments of a message body (a tuple variant).
+    package nonisolated static func arguments(of tuple: OpaquePointer) throws -> [BusValue] {
+        guard case .tuple(let values) = try BusValue(variant: tuple) else {
+            throw UnsupportedVariantType(signature: String(cString: g_variant_get_type_string(tuple)))
+        }
+        return values
+    }
+
+    nonisolated static func milliseconds(_ seconds: Double) -> Int32 {
+        Int32(max(1, min(seconds * 1000, Double(Int32.max))))
+    }
+}
+
+/// The continuation of one asynchronous call, resumed once by GLib's callback.
+private final class CallReply {
+    let continuation: CheckedContinuation<[BusValue], any Error>
+
+    init(_ continuation: CheckedContinuation<[BusValue], any Error>) {
+        self.continuation = continuation
+    }
+
+    func finish(_ value: OpaquePointer?, _ error: UnsafeMutablePointer<GError>?) {
+        guard let value else {
+            continuation.resume(throwing: BusError(taking: error))
+            return
+        }
+        defer { g_variant_unref(value) }
+        do {
+            continuation.resume(returning: try BusConnection.arguments(of: value))
+        } catch {
+            continuation.resume(throwing: BusError.failed("\(error)"))
+        }
+    }
+}
+
+private final class SignalSubscription {
+    let handler: @MainActor (String, [BusValue]) -> Void
+
+    init(_ handler: @escaping @MainActor (String, [BusValue]) -> Void) {
+        self.handler = handler
+    }
+}

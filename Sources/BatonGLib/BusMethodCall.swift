@@ -1,0 +1,106 @@
+import CGLib
+
+/// One incoming D-Bus method call, answered exactly once: the first ``reply(_:)`` or
+/// ``fail(name:message:)`` decides, later answers do nothing, and a call dropped without an
+/// answer fails with `org.freedesktop.DBus.Error.Failed`, so a caller never waits forever.
+@MainActor
+public final class BusMethodCall {
+    /// The unique bus name of the caller.
+    public let sender: String
+    /// The method's name.
+    public let method: String
+    /// The call's arguments, already checked by GDBus against the interface's signature.
+    public let arguments: [BusValue]
+    private var invocation: OpaquePointer?
+
+    package init(sender: String, method: String, arguments: [BusValue], invocation: OpaquePointer) {
+        self.sender = sender
+        self.method = method
+        self.arguments = arguments
+        self.invocation = invocation
+    }
+
+    /// Whether the call was answered.
+    public var isAnswered: Bool { invocation == nil }
+
+    /// Answers with the method's out arguments.
+    public func reply(_ values: [BusValue] = []) {
+        guard let invocation else { return }
+        self.invocation = nil
+        g_dbus_method_invocation_return_value(invocation, BusValue.tuple(values).makeVariant())
+    }
+
+    /// Answers with a D-Bus error.
+    public func fail(name: String, message: String) {
+        guard let invocation else { return }
+        self.invocation = nil
+        g_dbus_method_invocation_return_dbus_error(invocation, name, message)
+    }
+
+    /// Answers with `org.freedesktop.DBus.Error.InvalidArgs`.
+    public func failInvalidArguments(_ message: String) {
+        fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: message)
+    }
+
+    isolated deinit {
+        fail(name: "org.freedesktop.DBus.Error.Failed", message: "the call was dropped without an answer")
+    }
+}
+
+/// The Swift side of one exported object: the handler GDBus calls for each method call.
+private final class ExportedObject {
+    let handler: @MainActor (BusMethodCall) -> Void
+
+    init(_ handler: @escaping @MainActor (BusMethodCall) -> Void) {
+        self.handler = handler
+    }
+}
+
+extension BusConnection {
+    /// Exports an object at `path` implementing `interface`, described by the introspection
+    /// document `introspectionXML`. GDBus answers unknown methods and calls with the wrong
+    /// signature by itself; `handler` gets the others. Returns the registration id.
+    ///
+    /// - Throws: ``BusError/failed(_:)`` for bad XML, an unknown interface, or a path
+    ///   already taken.
+    @discardableResult
+    public func export(path: String, interface: String, introspectionXML: String,
+                       handler: @escaping @MainActor (BusMethodCall) -> Void) throws -> UInt32 {
+        var error: UnsafeMutablePointer<GError>?
+        guard let node = g_dbus_node_info_new_for_xml(introspectionXML, &error) else {
+            throw BusError(taking: error)
+        }
+        defer { g_dbus_node_info_unref(node) }
+        guard let info = g_dbus_node_info_lookup_interface(node, interface) else {
+            throw BusError.failed("the introspection document has no interface \(interface)")
+        }
+        var vtable = GDBusInterfaceVTable()
+        vtable.method_call = { _, sender, _, _, method, parameters, invocation, data in
+            guard let data, let invocation else { return }
+            let object = Unmanaged<ExportedObject>.fromOpaque(data).takeUnretainedValue()
+            let senderName = sender.map { String(cString: $0) } ?? ""
+            let methodName = method.map { String(cString: $0) } ?? ""
+            MainActor.assumeIsolated {
+                guard let parameters, let arguments = try? BusConnection.arguments(of: parameters) else {
+                    g_dbus_method_invocation_return_dbus_error(
+                        invocation, "org.freedesktop.DBus.Error.InvalidArgs", "unreadable arguments")
+                    return
+                }
+                object.handler(BusMethodCall(sender: senderName, method: methodName, arguments: arguments,
+                                             invocation: invocation))
+            }
+        }
+        let box = Unmanaged.passRetained(ExportedObject(handler)).toOpaque()
+        let id = g_dbus_connection_register_object(raw, path, info, &vtable, box, { data in
+            guard let data else { return }
+            Unmanaged<ExportedObject>.fromOpaque(data).release()
+        }, &error)
+        guard id != 0 else { throw BusError(taking: error) }
+        return id
+    }
+
+    /// Stops exporting an object.
+    public func unexport(_ registrationID: UInt32) {
+        _ = g_dbus_connection_unregister_object(raw, registrationID)
+    }
+}

@@ -1,0 +1,55 @@
+import CGLib
+
+/// GLib sources that run a Swift closure on the default main context.
+@MainActor
+package enum GLibSources {
+    private static let trampoline: GSourceFunc = { data in
+        guard let data else { return baton_source_remove() }
+        let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
+        MainActor.assumeIsolated { handler.body() }
+        return baton_source_continue()
+    }
+
+    private static let release: GDestroyNotify = { data in
+        guard let data else { return }
+        Unmanaged<SignalHandler>.fromOpaque(data).release()
+    }
+
+    /// Runs `body` every `seconds` seconds, at idle priority. Returns the source id.
+    @discardableResult
+    package static func every(seconds: UInt32, _ body: @escaping @MainActor () -> Void) -> guint {
+        let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
+        return g_timeout_add_seconds_full(G_PRIORITY_DEFAULT_IDLE, seconds, trampoline, box, release)
+    }
+
+    /// Runs `body` each time the process receives the Unix signal `signal`.
+    @discardableResult
+    package static func onUnixSignal(_ signal: Int32, _ body: @escaping @MainActor () -> Void) -> guint {
+        let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
+        return g_unix_signal_add_full(G_PRIORITY_DEFAULT, signal, trampoline, box, release)
+    }
+
+    /// Runs `body` once, `seconds` from now. Returns the source id, for ``cancel(_:)``.
+    @discardableResult
+    package static func once(after seconds: Double, _ body: @escaping @MainActor () -> Void) -> guint {
+        let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
+        let milliseconds = UInt32(max(0, min(seconds * 1000, Double(UInt32.max))))
+        return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
+            guard let data else { return baton_source_remove() }
+            let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { handler.body() }
+            return baton_source_remove()
+        }, box, release)
+    }
+
+    /// Removes a source made by this enum before it runs again. Id 0 is ignored.
+    package static func cancel(_ sourceID: guint) {
+        guard sourceID != 0 else { return }
+        g_source_remove(sourceID)
+    }
+}
+
+extension gboolean {
+    /// The C truth value as a Swift `Bool`.
+    package var isTrue: Bool { self != 0 }
+}

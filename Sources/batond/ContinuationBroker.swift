@@ -1,0 +1,190 @@
+import Baton
+import BatonBus
+import BatonGLib
+import Foundation
+import Logging
+
+/// Where an activity to continue comes from.
+enum ActivitySource {
+    /// A registered app's current activity: fetched by asking the app to save now.
+    case local(RegisteredApp, PublishedActivity)
+    /// A listed offer, whose payload batond holds.
+    case offer(Offer)
+    /// A payload given by the caller (`ContinuePayload`).
+    case payload([UInt8], UserActivityPayload, teamID: String?)
+
+    var activityType: String {
+        switch self {
+        case .local(_, let published): return published.summary.activityType
+        case .offer(let offer): return offer.payload.activityType
+        case .payload(_, let payload, _): return payload.activityType
+        }
+    }
+
+    var teamID: String? {
+        switch self {
+        case .local(let app, _): return app.teamID
+        case .offer(let offer): return offer.teamID
+        case .payload(_, _, let teamID): return teamID
+        }
+    }
+
+    /// The bus name of the app the activity comes from, which must not continue it itself.
+    var originBusName: String? {
+        if case .local(let app, _) = self { return app.busName }
+        return nil
+    }
+}
+
+/// Fetches activities from apps and delivers them to the app that continues them.
+///
+/// A continuation goes: pick the claiming app (same team id as the origin), start it if
+/// needed and wait for it to register, `BeginContinuation` (its willContinue runs at once),
+/// fetch the payload, `CompleteContinuation`, and finally `WasContinued` to a local origin.
+/// Once `BeginContinuation` has reached the app, any failure is sent to it with
+/// `FailContinuation`, so each willContinue gets exactly one outcome; each step has a
+/// timeout (``Timeouts``).
+@MainActor
+final class ContinuationBroker {
+    private let connection: BusConnection
+    private let registry: AppRegistry
+    private let timeouts: Timeouts
+    private let logger: Logger
+
+    init(connection: BusConnection, registry: AppRegistry, timeouts: Timeouts, logger: Logger) {
+        self.connection = connection
+        self.registry = registry
+        self.timeouts = timeouts
+        self.logger = logger
+    }
+
+    /// Continues the activity on this device; returns once the app reported the restore.
+    ///
+    /// - Throws: ``ServiceError``: no claimant, or the `UserActivityError` that ended it.
+    func continueActivity(_ source: ActivitySource) async throws {
+        let type = source.activityType
+        let target = try await claimingApp(for: type, teamID: source.teamID, excluding: source.originBusName)
+        let token = ListingID.make()
+        logger.info("continuing \(type) in \(target.appID) (\(target.busName))")
+        do {
+            _ = try await callApp(target.busName, "BeginContinuation", [.string(token), .string(type)],
+                                  timeout: timeouts.call)
+        } catch {
+            throw ServiceError.activity(describe(error, app: target.appID, step: "start the continuation"))
+        }
+        do {
+            let bytes = try await fetch(source)
+            _ = try await callApp(target.busName, "CompleteContinuation", [.string(token), .bytes(bytes)],
+                                  timeout: timeouts.restore)
+        } catch {
+            let failure = failure(from: error, app: target.appID)
+            logger.info("continuation of \(type) failed: \(failure)")
+            _ = try? await callApp(target.busName, "FailContinuation", [.string(token), .dictionary(failure.record)],
+                                   timeout: timeouts.call)
+            throw ServiceError.activity(failure)
+        }
+        logger.info("\(target.appID) restored \(type)")
+        if case .local(let origin, let published) = source {
+            _ = try? await callApp(origin.busName, "WasContinued", [.string(published.appActivityID)],
+                                   timeout: timeouts.call)
+        }
+    }
+
+    /// The encoded activity: saved now by its app, or the payload batond holds.
+    func fetch(_ source: ActivitySource) async throws -> [UInt8] {
+        switch source {
+        case .local(let app, let published):
+            return try await save(app, activityID: published.appActivityID, type: published.summary.activityType)
+        case .offer(let offer):
+            return offer.encoded
+        case .payload(let bytes, _, _):
+            return bytes
+        }
+    }
+
+    /// Asks `app` to save the activity now and checks what comes back.
+    func save(_ app: RegisteredApp, activityID: String, type: String) async throws -> [UInt8] {
+        let reply: [BusValue]
+        do {
+            reply = try await callApp(app.busName, "Save", [.string(activityID)], timeout: timeouts.save)
+        } catch {
+            throw ServiceError.activity(describe(error, app: app.appID, step: "save the activity"))
+        }
+        guard let bytes = reply.first?.bytes else {
+            throw ServiceError.activity(.handoffFailed("\(app.appID) answered Save without a payload"))
+        }
+        let payload = try Self.decode(bytes)
+        guard payload.activityType == type else {
+            throw ServiceError.activity(.handoffFailed(
+                "\(app.appID) saved an activity of type \(payload.activityType), not \(type)"))
+        }
+        return bytes
+    }
+
+    /// Decodes a payload from outside, enforcing the size limit first.
+    ///
+    /// - Throws: ``ServiceError/activity(_:)`` with `userInfoTooLarge` (4611) over the
+    ///   limit, or the decoder's error for anything that is not an encoded activity.
+    static func decode(_ bytes: [UInt8]) throws -> UserActivityPayload {
+        guard bytes.count <= UserActivityPayload.maximumEncodedSize else {
+            throw ServiceError.activity(.userInfoTooLarge(size: bytes.count, limit: UserActivity.maximumUserInfoSize))
+        }
+        do {
+            return try UserActivityPayload(decoding: Data(bytes))
+        } catch {
+            throw ServiceError.activity(ServiceError.userActivityError(from: error))
+        }
+    }
+
+    /// The app that will continue an activity of `type`: a running one of the same team
+    /// first, else an installed one, started now.
+    private func claimingApp(for type: String, teamID: String?, excluding origin: String?) async throws -> RegisteredApp {
+        let running = registry.apps.values
+            .filter { $0.claims(type) && $0.busName != origin && (teamID == nil || $0.teamID == teamID) }
+            .sorted { $0.busName < $1.busName }
+        if let app = running.first { return app }
+        guard let installed = InstalledApps.all().first(where: { $0.claims(type) && (teamID == nil || $0.teamID == teamID) })
+        else { throw ServiceError.noClaimant(activityType: type, teamID: teamID) }
+        logger.info("starting \(installed.appID) to continue \(type)")
+        try InstalledApps.launch(installed)
+        guard let app = await registry.waitForRegistration(of: installed.appID, timeout: timeouts.launch) else {
+            throw ServiceError.activity(.remoteApplicationTimedOut(
+                "\(installed.appID) did not register within \(Self.seconds(timeouts.launch)) of its launch"))
+        }
+        guard app.claims(type) else {
+            throw ServiceError.noClaimant(activityType: type, teamID: teamID)
+        }
+        return app
+    }
+
+    private func callApp(_ busName: String, _ method: String, _ arguments: [BusValue],
+                         timeout: Double) async throws -> [BusValue] {
+        try await connection.call(busName, path: BatonService.applicationPath,
+                                  interface: BatonService.applicationInterface, method: method,
+                                  arguments: arguments, timeout: timeout)
+    }
+
+    /// The failure to report for an error in the fetch-and-deliver part.
+    private func failure(from error: any Error, app: String) -> UserActivityError {
+        if case .timedOut = error as? BusError {
+            return .remoteApplicationTimedOut("\(app) did not restore the activity within \(Self.seconds(timeouts.restore))")
+        }
+        return ServiceError.userActivityError(from: error)
+    }
+
+    /// A call's failure, said in terms of what the app was asked to do.
+    private func describe(_ error: any Error, app: String, step: String) -> UserActivityError {
+        switch ServiceError.userActivityError(from: error) {
+        case .remoteApplicationTimedOut:
+            return .remoteApplicationTimedOut("\(app) did not \(step) in time")
+        case .connectionUnavailable:
+            return .connectionUnavailable("\(app) quit before it could \(step)")
+        case let other:
+            return other
+        }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}

@@ -1,0 +1,75 @@
+import Baton
+import BatonBus
+import BatonGLib
+import Foundation
+
+/// The records batond answers `GetStatus`, `ListActivities` and `ListApps` with.
+extension Daemon {
+    var status: [String: BusValue] {
+        var status: [String: BusValue] = [
+            "version": .string(BatonService.version), "interface": .string(BatonService.daemonInterface),
+            "pid": .int64(Int64(getpid())), "apps": .uint32(UInt32(registry.apps.count)),
+            "activities": .uint32(UInt32(activityRecords.count)),
+        ]
+        if let (app, published) = registry.latest {
+            status["current"] = .dictionary(Self.record(app, published))
+        }
+        return status
+    }
+
+    /// Local current activities that are eligible and unexpired, then offers.
+    var activityRecords: [[String: BusValue]] {
+        let local = registry.apps.values
+            .compactMap { app in app.current.map { (app, $0) } }
+            .filter { $0.1.summary.isEligibleForHandoff && !$0.1.summary.isExpired() }
+            .sorted { $0.1.publishedAt > $1.1.publishedAt }
+            .map { Self.record($0.0, $0.1) }
+        let offered = offers.current.map { offer in
+            var record = Self.summaryRecord(offer.summary)
+            record["id"] = .string(offer.id)
+            record["origin"] = .string("offer")
+            record["device"] = .string(offer.device)
+            if let appID = offer.appID { record["app-id"] = .string(appID) }
+            if let teamID = offer.teamID { record["team-id"] = .string(teamID) }
+            return record
+        }
+        return local + offered
+    }
+
+    var appRecords: [[String: BusValue]] {
+        var records: [[String: BusValue]] = registry.apps.values.sorted { $0.busName < $1.busName }.map { app in
+            var record: [String: BusValue] = [
+                "app-id": .string(app.appID), "team-id": .string(app.teamID),
+                "activity-types": .strings(app.activityTypes.sorted()), "running": .bool(true),
+                "bus-name": .string(app.busName),
+            ]
+            if let pid = app.pid { record["pid"] = .int64(pid) }
+            return record
+        }
+        for installed in InstalledApps.all() {
+            records.append([
+                "app-id": .string(installed.appID), "team-id": .string(installed.teamID),
+                "activity-types": .strings(installed.activityTypes.sorted()), "running": .bool(false),
+                "desktop-entry": .string(installed.desktopFile),
+                "dbus-activatable": .bool(installed.isDBusActivatable),
+            ])
+        }
+        return records
+    }
+
+    private static func record(_ app: RegisteredApp, _ published: PublishedActivity) -> [String: BusValue] {
+        var record = summaryRecord(published.summary)
+        record["id"] = .string(published.listingID)
+        record["origin"] = .string("local")
+        record["device"] = .string("this device")
+        record["app-id"] = .string(app.appID)
+        record["team-id"] = .string(app.teamID)
+        return record
+    }
+
+    private static func summaryRecord(_ summary: ActivitySummary) -> [String: BusValue] {
+        var record = summary.record
+        record["title"] = .string(summary.title ?? "")
+        return record
+    }
+}

@@ -1,0 +1,181 @@
+import Baton
+import BatonBus
+import BatonGLib
+import Foundation
+import Logging
+
+/// batond's `org.baton.Daemon1` object: registrations, current activities, offers,
+/// fetches and continuations.
+///
+/// Every call is checked before anything changes; a bad call gets a D-Bus error and the
+/// service goes on.
+@MainActor
+final class Daemon {
+    let connection: BusConnection
+    let registry = AppRegistry()
+    let offers = OfferList()
+    let broker: ContinuationBroker
+    let notifier: Notifier
+    private let logger: Logger
+
+    init(connection: BusConnection, timeouts: Timeouts, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+        broker = ContinuationBroker(connection: connection, registry: registry, timeouts: timeouts, logger: logger)
+        notifier = Notifier(connection: connection, logger: logger)
+        registry.onChange = { [weak self] in self?.activitiesChanged() }
+        offers.onChange = { [weak self] in self?.activitiesChanged() }
+        offers.onExpire = { [weak self] offer in self?.notifier.withdraw(offerID: offer.id) }
+        notifier.onContinue = { [weak self] offerID in self?.continueFromNotification(offerID) }
+    }
+
+    /// Exports the object and starts following connections that leave the bus.
+    func start() throws {
+        try connection.export(path: BatonService.daemonPath, interface: BatonService.daemonInterface,
+                              introspectionXML: BatonService.daemonIntrospectionXML) { [weak self] call in
+            self?.handle(call)
+        }
+        connection.subscribe(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus",
+                             member: "NameOwnerChanged", path: "/org/freedesktop/DBus") { [weak self] _, arguments in
+            guard arguments.count == 3, let name = arguments.at(0)?.string, let newOwner = arguments.at(2)?.string,
+                  name.hasPrefix(":"), newOwner.isEmpty else { return }
+            self?.connectionLeft(name)
+        }
+    }
+
+    private func handle(_ call: BusMethodCall) {
+        let arguments = call.arguments
+        do {
+            switch call.method {
+            case "Register":
+                guard let appID = arguments.at(0)?.string, let teamID = arguments.at(1)?.string,
+                      let types = arguments.at(2)?.strings else { throw ServiceError.invalidArguments("expected (s, s, as)") }
+                try registry.register(busName: call.sender, appID: appID, teamID: teamID, activityTypes: types)
+                logger.info("registered \(appID) (\(call.sender)), \(types.count) activity types")
+                lookUpPID(of: call.sender)
+                call.reply()
+            case "PublishCurrent":
+                guard let id = arguments.at(0)?.string, let record = arguments.at(1)?.dictionary else {
+                    throw ServiceError.invalidArguments("expected (s, a{sv})")
+                }
+                try registry.publish(busName: call.sender, appActivityID: id, summary: ActivitySummary(record: record))
+                call.reply()
+            case "ResignCurrent":
+                try registry.resign(busName: call.sender)
+                call.reply()
+            case "GetStatus":
+                call.reply([.dictionary(status)])
+            case "ListActivities":
+                call.reply([.dictionaries(activityRecords)])
+            case "ListApps":
+                call.reply([.dictionaries(appRecords)])
+            case "Inspect":
+                guard let (app, published) = registry.latest else {
+                    throw ServiceError.unknownActivity("(current)")
+                }
+                answer(call) { [broker] in
+                    [.bytes(try await broker.save(app, activityID: published.appActivityID,
+                                                  type: published.summary.activityType))]
+                }
+            case "Fetch":
+                let source = try source(arguments.at(0)?.string ?? "")
+                answer(call) { [broker] in [.bytes(try await broker.fetch(source))] }
+            case "Continue":
+                let source = try source(arguments.at(0)?.string ?? "")
+                answer(call) { [broker] in
+                    try await broker.continueActivity(source)
+                    return []
+                }
+            case "ContinuePayload":
+                guard let bytes = arguments.at(0)?.bytes, let options = arguments.at(1)?.dictionary else {
+                    throw ServiceError.invalidArguments("expected (ay, a{sv})")
+                }
+                let payload = try ContinuationBroker.decode(bytes)
+                let teamID = try Self.option(options, "team-id")
+                answer(call) { [broker] in
+                    try await broker.continueActivity(.payload(bytes, payload, teamID: teamID))
+                    return []
+                }
+            case "AddOffer":
+                guard let bytes = arguments.at(0)?.bytes, let options = arguments.at(1)?.dictionary else {
+                    throw ServiceError.invalidArguments("expected (ay, a{sv})")
+                }
+                let offer = Offer(id: ListingID.make(), payload: try ContinuationBroker.decode(bytes), encoded: bytes,
+                                  appID: try Self.option(options, "app-id"), teamID: try Self.option(options, "team-id"),
+                                  device: try Self.option(options, "device") ?? "this device")
+                try offers.add(offer)
+                logger.info("offer \(offer.id) added: \(offer.payload.activityType)")
+                notifier.show(offerID: offer.id, title: "Continue “\(offer.payload.title ?? offer.payload.activityType)”",
+                              detail: "From \(offer.device)")
+                call.reply([.string(offer.id)])
+            case "RemoveOffer":
+                let id = arguments.at(0)?.string ?? ""
+                guard offers.remove(id) != nil else { throw ServiceError.unknownActivity(id) }
+                notifier.withdraw(offerID: id)
+                call.reply()
+            default:
+                call.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.method)")
+            }
+        } catch {
+            call.fail(with: error)
+        }
+    }
+
+    /// Runs `work` and answers the call with its result or error.
+    private func answer(_ call: BusMethodCall, _ work: @escaping @MainActor () async throws -> [BusValue]) {
+        Task { @MainActor in
+            do {
+                call.reply(try await work())
+            } catch {
+                call.fail(with: error)
+            }
+        }
+    }
+
+    /// The activity listed under `id`: a local current activity or an offer.
+    private func source(_ id: String) throws -> ActivitySource {
+        if let (app, published) = registry.published(id) { return .local(app, published) }
+        if let offer = offers.offers[id], !offer.summary.isExpired() { return .offer(offer) }
+        throw ServiceError.unknownActivity(id)
+    }
+
+    private func continueFromNotification(_ offerID: String) {
+        guard let source = try? source(offerID) else { return }
+        Task { @MainActor in
+            do {
+                try await broker.continueActivity(source)
+            } catch {
+                logger.notice("continuing offer \(offerID) failed: \(error)")
+            }
+        }
+    }
+
+    private func connectionLeft(_ busName: String) {
+        guard let app = registry.apps[busName] else { return }
+        registry.remove(busName: busName)
+        logger.info("\(app.appID) (\(busName)) left the bus")
+    }
+
+    private func activitiesChanged() {
+        connection.emitSignal(path: BatonService.daemonPath, interface: BatonService.daemonInterface,
+                              name: "ActivitiesChanged")
+    }
+
+    private func lookUpPID(of busName: String) {
+        Task { @MainActor in
+            guard let reply = try? await connection.call(
+                "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                method: "GetConnectionUnixProcessID", arguments: [.string(busName)], timeout: 5),
+                let pid = reply.first?.integer else { return }
+            registry.setPID(pid, for: busName)
+        }
+    }
+
+    private static func option(_ options: [String: BusValue], _ key: String) throws -> String? {
+        guard let value = options[key] else { return nil }
+        guard let text = value.string, !text.isEmpty, text.utf8.count <= 255 else {
+            throw ServiceError.invalidArguments("option \"\(key)\" must be a string of 1 to 255 bytes")
+        }
+        return text
+    }
+}

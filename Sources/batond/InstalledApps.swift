@@ -1,0 +1,91 @@
+import BatonBus
+import BatonGLib
+import CGLib
+import Foundation
+
+/// An installed app that claims activity types in its desktop entry.
+struct InstalledApp: Sendable {
+    /// The desktop file id without `.desktop`: the application id for a D-Bus-activatable entry.
+    let appID: String
+    let teamID: String
+    let activityTypes: Set<String>
+    let desktopFile: String
+    let isDBusActivatable: Bool
+
+    func claims(_ activityType: String) -> Bool { activityTypes.contains(activityType) }
+}
+
+/// The installed apps that can continue activities, read from desktop entries.
+///
+/// An entry claims activity types with two keys, beside `MimeType=`:
+///
+///     X-Baton-ActivityTypes=org.example.mail.compose;org.example.mail.read;
+///     X-Baton-TeamID=org.example
+///
+/// Entries are read from `applications/` under `$XDG_DATA_HOME` and each of
+/// `$XDG_DATA_DIRS`, earlier folders winning for the same desktop file id, as desktop
+/// environments do. The folders are read again at each lookup, so a newly installed app is
+/// found without restarting the service.
+enum InstalledApps {
+    static let activityTypesKey = "X-Baton-ActivityTypes"
+    static let teamIDKey = "X-Baton-TeamID"
+
+    /// The `applications` folders, most important first.
+    static var applicationFolders: [URL] {
+        let environment = ProcessInfo.processInfo.environment
+        let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+            .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        return ([XDGDirectories.dataHome.path] + dataDirs).map {
+            URL(fileURLWithPath: $0, isDirectory: true).appendingPathComponent("applications", isDirectory: true)
+        }
+    }
+
+    /// Every installed app with a Baton claim.
+    static func all() -> [InstalledApp] {
+        var seen = Set<String>()
+        var result: [InstalledApp] = []
+        for folder in applicationFolders {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
+            for name in names.sorted() where name.hasSuffix(".desktop") {
+                guard seen.insert(name).inserted else { continue }
+                if let app = read(folder.appendingPathComponent(name)) { result.append(app) }
+            }
+        }
+        return result
+    }
+
+    /// Reads one desktop entry; `nil` unless it is a valid, shown entry with a Baton claim.
+    static func read(_ file: URL) -> InstalledApp? {
+        guard let info = g_desktop_app_info_new_from_filename(file.path) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
+        guard let types = string(info, activityTypesKey), let team = string(info, teamIDKey), !team.isEmpty
+        else { return nil }
+        let claimed = types.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && (try? ActivitySummary.checkActivityType($0)) != nil }
+        guard !claimed.isEmpty else { return nil }
+        return InstalledApp(appID: String(file.deletingPathExtension().lastPathComponent), teamID: team,
+                            activityTypes: Set(claimed), desktopFile: file.path,
+                            isDBusActivatable: g_desktop_app_info_get_boolean(info, "DBusActivatable") != 0)
+    }
+
+    /// Starts the app: D-Bus activation when its entry is `DBusActivatable`, else its `Exec`
+    /// line (GIO chooses).
+    ///
+    /// - Throws: ``ServiceError/activity(_:)`` with `handoffFailed` when it cannot start.
+    static func launch(_ app: InstalledApp) throws {
+        guard let info = g_desktop_app_info_new_from_filename(app.desktopFile) else {
+            throw ServiceError.activity(.handoffFailed("the desktop entry of \(app.appID) is gone"))
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
+        var error: UnsafeMutablePointer<GError>?
+        guard g_app_info_launch(info, nil, nil, &error) != 0 else {
+            throw ServiceError.activity(.handoffFailed("\(app.appID) could not be started: \(BusError(taking: error).message)"))
+        }
+    }
+
+    private static func string(_ info: OpaquePointer, _ key: String) -> String? {
+        guard let value = g_desktop_app_info_get_string(info, key) else { return nil }
+        defer { g_free(value) }
+        return String(cString: value)
+    }
+}

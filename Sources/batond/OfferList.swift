@@ -1,0 +1,79 @@
+import Baton
+import BatonBus
+import BatonGLib
+import Foundation
+
+/// An activity offered for continuation that is not a local app's current activity: an
+/// offer from another device, or a local test offer (`baton offer`).
+struct Offer: Sendable {
+    let id: String
+    let payload: UserActivityPayload
+    let encoded: [UInt8]
+    let appID: String?
+    let teamID: String?
+    /// The name of the device it comes from.
+    let device: String
+
+    var summary: ActivitySummary { ActivitySummary(payload) }
+}
+
+/// The offers batond lists, each until it is withdrawn or expires.
+@MainActor
+final class OfferList {
+    private(set) var offers: [String: Offer] = [:]
+    private var expiryTimer: UInt32 = 0
+    /// Called when offers are added, withdrawn or expire.
+    var onChange: () -> Void = {}
+    /// Called with each offer that expires.
+    var onExpire: (Offer) -> Void = { _ in }
+
+    /// The most offers listed at once.
+    static let maximumOffers = 64
+
+    /// Adds an offer; throws when the list is full or the offer has already expired.
+    func add(_ offer: Offer) throws {
+        guard offers.count < Self.maximumOffers else {
+            throw ServiceError.invalidArguments("too many offers (at most \(Self.maximumOffers))")
+        }
+        guard !offer.summary.isExpired() else {
+            throw ServiceError.invalidArguments("the activity has already expired")
+        }
+        offers[offer.id] = offer
+        scheduleExpiry()
+        onChange()
+    }
+
+    /// Withdraws an offer; returns it, or `nil` for an unknown id.
+    @discardableResult
+    func remove(_ id: String) -> Offer? {
+        guard let offer = offers.removeValue(forKey: id) else { return nil }
+        scheduleExpiry()
+        onChange()
+        return offer
+    }
+
+    /// The listed offers, expired ones left out.
+    var current: [Offer] {
+        offers.values.filter { !$0.summary.isExpired() }.sorted { $0.id < $1.id }
+    }
+
+    /// Arms one timer for the earliest expiration; when it fires, expired offers go.
+    private func scheduleExpiry() {
+        GLibSources.cancel(expiryTimer)
+        expiryTimer = 0
+        guard let next = offers.values.compactMap(\.summary.expirationDate).min() else { return }
+        expiryTimer = GLibSources.once(after: max(0.05, next.timeIntervalSinceNow + 0.05)) { [weak self] in
+            self?.expiryTimer = 0
+            self?.dropExpired()
+        }
+    }
+
+    private func dropExpired() {
+        let expired = offers.values.filter { $0.summary.isExpired() }
+        for offer in expired { offers[offer.id] = nil }
+        scheduleExpiry()
+        guard !expired.isEmpty else { return }
+        expired.forEach(onExpire)
+        onChange()
+    }
+}

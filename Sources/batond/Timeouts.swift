@@ -1,0 +1,18 @@
+/// How long batond waits for each step of a handoff before it gives up with an error.
+///
+/// Every continuation batond starts ends in exactly one outcome: a step that takes longer
+/// than its timeout fails the continuation with `remoteApplicationTimedOut` (4610), and the
+/// app that was told `willContinue` gets that failure. An app whose service disappears
+/// fails its pending continuation itself (see BatonGtk's `HandoffClient`).
+struct Timeouts: Sendable {
+    /// An app asked to save an activity (`Save`): 5 s.
+    var save: Double
+    /// A launched app, from launch until it registers: 20 s.
+    var launch: Double
+    /// An app given the activity (`CompleteContinuation`), until its restoration handler ran: 30 s.
+    var restore: Double
+    /// Any other call to an app (`BeginContinuation`, `FailContinuation`, `WasContinued`): 5 s.
+    var call: Double
+
+    static let standard = Timeouts(save: 5, launch: 20, restore: 30, call: 5)
+}

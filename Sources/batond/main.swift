@@ -1,0 +1,60 @@
+import BatonBus
+import BatonGLib
+import CGLib
+import Foundation
+import Logging
+
+let options = BatondOptions.parseOrExit()
+let level = Logger.Level(rawValue: options.logLevel) ?? .info
+LoggingSystem.bootstrap { label in
+    var handler = StreamLogHandler.standardError(label: label)
+    handler.logLevel = level
+    return handler
+}
+
+let status: Int32 = MainActor.assumeIsolated {
+    var logger = Logger(label: "batond")
+    logger.logLevel = level
+    do {
+        try FileManager.default.createDirectory(at: options.stateDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+    } catch {
+        logger.critical("cannot create the state folder \(options.stateDirectory.path): \(error)")
+        return 1
+    }
+    let connection: BusConnection
+    do {
+        connection = try BusConnection.session()
+    } catch {
+        logger.critical("no D-Bus session bus: \(error)")
+        return 1
+    }
+    let daemon = Daemon(connection: connection, timeouts: options.timeouts, logger: logger)
+    do {
+        try daemon.start()
+    } catch {
+        logger.critical("cannot export \(BatonService.daemonPath): \(error)")
+        return 1
+    }
+    let loop = g_main_loop_new(nil, 0)
+    var exitStatus: Int32 = 0
+    connection.ownName(BatonService.busName, acquired: {
+        logger.info("batond \(BatonService.version) is \(BatonService.busName) (\(connection.uniqueName))")
+    }, lost: {
+        logger.critical("\(BatonService.busName) is owned by another batond, or the bus went away; exiting")
+        exitStatus = 1
+        g_main_loop_quit(loop)
+    })
+    for signal in [SIGTERM, SIGINT] {
+        GLibSources.onUnixSignal(signal) {
+            logger.info("stopping")
+            g_main_loop_quit(loop)
+        }
+    }
+    MainQueueBridge.install()
+    g_main_loop_run(loop)
+    g_main_loop_unref(loop)
+    withExtendedLifetime(daemon) {}
+    return exitStatus
+}
+exit(status)
