@@ -22,9 +22,18 @@ enum AppResources {
 
     /// The activity types the app declares in its Info.plist (`NSUserActivityTypes`).
     static func declaredActivityTypes() -> [String] {
+        infoPlist["NSUserActivityTypes"] as? [String] ?? []
+    }
+
+    /// The team id the app declares in its Info.plist (`BatonTeamIdentifier`).
+    static func teamIdentifier() -> String? {
+        infoPlist["BatonTeamIdentifier"] as? String
+    }
+
+    private static var infoPlist: [String: Any] {
         guard let url = url("Info.plist"), let data = try? Data(contentsOf: url),
               let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-        else { return [] }
-        return plist["NSUserActivityTypes"] as? [String] ?? []
+        else { return [:] }
+        return plist
     }
 }

@@ -2,6 +2,7 @@ import Baton
 import BatonGtk
 import CGtk
 import Foundation
+import Logging
 
 /// A window to write one message. Its activity, `org.example.mail.compose`, holds the draft;
 /// every field marks it dirty, and an update pass reads the fields back into `userInfo`.
@@ -108,8 +109,11 @@ final class ComposeWindow: ApplicationWindow, UserActivityDelegate {
 
     override func restoreUserActivityState(_ userActivity: UserActivity) {
         super.restoreUserActivityState(userActivity)
-        guard let state = try? userActivity.decodeUserInfo(DraftState.self) else { return }
-        fill(with: state)
+        do {
+            fill(with: try userActivity.decodeUserInfo(DraftState.self))
+        } catch {
+            Logger(label: "mailcomposer").error("the continued draft cannot be read: \(error)")
+        }
     }
 
     private func refreshTitle() {

@@ -30,6 +30,26 @@ struct DraftState: Codable, Equatable {
     var cursor = 0
     /// The Message-ID of the message this draft replies to.
     var inReplyTo: String?
+
+    init(version: Int = 1, draftID: UUID, to: String = "", cc: String = "", subject: String = "", body: String = "",
+         cursor: Int = 0, inReplyTo: String? = nil) {
+        (self.version, self.draftID, self.to, self.cc, self.subject) = (version, draftID, to, cc, subject)
+        (self.body, self.cursor, self.inReplyTo) = (body, cursor, inReplyTo)
+    }
+
+    /// Reads a draft written by any version, or by hand (`baton continue --file`): missing
+    /// fields take their defaults, and a draft id that is not a UUID gets a new one.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 1
+        draftID = (try? container.decodeIfPresent(UUID.self, forKey: .draftID)) ?? UUID()
+        to = try container.decodeIfPresent(String.self, forKey: .to) ?? ""
+        cc = try container.decodeIfPresent(String.self, forKey: .cc) ?? ""
+        subject = try container.decodeIfPresent(String.self, forKey: .subject) ?? ""
+        body = try container.decodeIfPresent(String.self, forKey: .body) ?? ""
+        cursor = try container.decodeIfPresent(Int.self, forKey: .cursor) ?? body.unicodeScalars.count
+        inReplyTo = try container.decodeIfPresent(String.self, forKey: .inReplyTo)
+    }
 }
 
 /// The `userInfo` of a read activity: the message shown, and the message at the middle of

@@ -27,6 +27,11 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
         restoration = enableStateRestoration(
             directory: options.stateDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
             interval: options.saveInterval)
+        if let team = AppResources.teamIdentifier() {
+            enableHandoff(teamIdentifier: team, activityTypes: AppResources.declaredActivityTypes())
+        } else {
+            logger.warning("Handoff is off: Info.plist declares no BatonTeamIdentifier")
+        }
     }
 
     private func startUp() {

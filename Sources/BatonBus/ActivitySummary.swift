@@ -87,7 +87,8 @@ public struct ActivitySummary: Hashable, Sendable {
         }
     }
 
-    static func isWebURL(_ url: URL) -> Bool {
+    /// Whether `url` is an absolute http or https URL with a host.
+    public static func isWebURL(_ url: URL) -> Bool {
         let scheme = url.scheme?.lowercased()
         return (scheme == "http" || scheme == "https") && !(url.host ?? "").isEmpty
     }

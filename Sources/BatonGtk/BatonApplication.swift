@@ -23,6 +23,9 @@ open class BatonApplication: Application {
     /// State restoration, once enabled.
     public internal(set) var stateRestoration: StateRestoration?
 
+    /// The link to the Baton service, once Handoff is enabled.
+    public internal(set) var handoff: HandoffClient?
+
     /// Windows kept alive from creation until GTK destroys them.
     private var windows: [ApplicationWindow] = []
 

@@ -1,0 +1,248 @@
+import Baton
+import BatonBus
+import BatonGLib
+import Foundation
+import Logging
+
+/// The app's link to batond, the per-user continuity service: it registers the app,
+/// publishes each election's result, saves activities when asked, and turns incoming
+/// continuations into ``Application/beginContinuation(activityType:)``,
+/// ``Continuation/complete(with:)`` and ``Continuation/fail(with:)``.
+///
+/// Without a session bus or a running service the app runs normally, without Handoff: one
+/// log line says so, and the client connects as soon as the service appears. Only the
+/// current owner of `org.baton.Daemon` may call the app's `org.baton.Application1` object.
+@MainActor
+public final class HandoffClient {
+    /// What the app tells the service about itself.
+    public let teamIdentifier: String
+    /// The activity types the app continues.
+    public let activityTypes: [String]
+
+    /// How long a continuation may wait for its activity after `willContinue`, in seconds,
+    /// before it fails with `remoteApplicationTimedOut` (the service normally ends it well
+    /// before: see batond's timeouts).
+    public var continuationTimeout: Double = 60
+
+    /// Whether the service is there and the app registered with it.
+    public private(set) var isConnected = false
+
+    private weak var application: BatonApplication?
+    private let logger = Logger(label: "baton.handoff")
+    private var connection: BusConnection?
+    private var serviceOwner: String?
+    private var observation: ActivityObservation?
+    private let activityIDs = ActivityIDs()
+    private var pending: [String: PendingContinuation] = [:]
+    private var lastPublished: (id: String, summary: ActivitySummary)?
+    private var hasLoggedAbsence = false
+
+    init(application: BatonApplication, teamIdentifier: String, activityTypes: [String]) {
+        self.application = application
+        self.teamIdentifier = teamIdentifier
+        self.activityTypes = activityTypes
+    }
+
+    /// Connects to the session bus and starts watching for the service.
+    func start() {
+        guard connection == nil, let application else { return }
+        do {
+            connection = try BusConnection.session()
+        } catch {
+            logger.notice("Handoff is off: no D-Bus session bus (\(error))")
+            return
+        }
+        guard let connection else { return }
+        do {
+            try connection.export(path: BatonService.applicationPath, interface: BatonService.applicationInterface,
+                                  introspectionXML: BatonService.applicationIntrospectionXML) { [weak self] call in
+                self?.handle(call)
+            }
+        } catch {
+            logger.error("Handoff is off: cannot export \(BatonService.applicationPath): \(error)")
+            return
+        }
+        observation = application.center.addObserver { [weak self] event in self?.observe(event) }
+        connection.watchName(BatonService.busName, autoStart: true, appeared: { [weak self] owner in
+            self?.serviceAppeared(owner)
+        }, vanished: { [weak self] in
+            self?.serviceVanished()
+        })
+    }
+
+    // MARK: The service coming and going
+
+    private func serviceAppeared(_ owner: String) {
+        guard let connection, let application else { return }
+        serviceOwner = owner
+        lastPublished = nil
+        Task { @MainActor in
+            do {
+                _ = try await connection.call(
+                    BatonService.busName, path: BatonService.daemonPath, interface: BatonService.daemonInterface,
+                    method: "Register", arguments: [.string(application.applicationID), .string(teamIdentifier),
+                                                    .strings(activityTypes)], timeout: 10)
+                guard serviceOwner == owner else { return }
+                isConnected = true
+                hasLoggedAbsence = false
+                logger.info("Handoff is on: registered with the Baton service")
+                publishCurrent()
+            } catch {
+                logger.warning("Handoff is off: the Baton service refused the registration: \(error)")
+            }
+        }
+    }
+
+    private func serviceVanished() {
+        let wasConnected = isConnected
+        serviceOwner = nil
+        isConnected = false
+        lastPublished = nil
+        if wasConnected {
+            logger.notice("the Baton service stopped; Handoff resumes when it returns")
+        } else if !hasLoggedAbsence {
+            hasLoggedAbsence = true
+            logger.notice("the Baton service is not running; Handoff starts when it does")
+        }
+        let stranded = pending
+        pending = [:]
+        for entry in stranded.values {
+            entry.finish(failing: .connectionUnavailable("the Baton service stopped during the continuation"))
+        }
+    }
+
+    // MARK: Publishing the current activity
+
+    private func observe(_ event: ActivityEvent) {
+        switch event {
+        case .becameCurrent, .resigned, .summaryChanged, .invalidated:
+            publishCurrent()
+        default:
+            break
+        }
+    }
+
+    private func publishCurrent() {
+        guard isConnected, let connection, let center = application?.center else { return }
+        let current = center.currentActivity.flatMap { $0.isValid ? $0 : nil }
+        let next = current.map { (id: activityIDs.id(for: $0), summary: ActivitySummary($0.payloadSummary)) }
+        guard next?.id != lastPublished?.id || next?.summary != lastPublished?.summary else { return }
+        lastPublished = next
+        let method = next == nil ? "ResignCurrent" : "PublishCurrent"
+        let arguments: [BusValue] = next.map { [.string($0.id), .dictionary($0.summary.record)] } ?? []
+        Task { @MainActor in
+            do {
+                _ = try await connection.call(BatonService.busName, path: BatonService.daemonPath,
+                                              interface: BatonService.daemonInterface, method: method,
+                                              arguments: arguments, timeout: 10)
+            } catch {
+                logger.debug("could not publish the current activity: \(error)")
+            }
+        }
+    }
+
+    // MARK: Calls from the service
+
+    private func handle(_ call: BusMethodCall) {
+        guard let serviceOwner, call.sender == serviceOwner else {
+            call.fail(with: ServiceError.accessDenied("only the Baton service may call this object"))
+            return
+        }
+        let token = call.arguments.at(0)?.string ?? ""
+        switch call.method {
+        case "Save": save(token, call)
+        case "BeginContinuation": begin(token, type: call.arguments.at(1)?.string ?? "", call)
+        case "CompleteContinuation": complete(token, bytes: call.arguments.at(1)?.bytes ?? [], call)
+        case "FailContinuation": fail(token, record: call.arguments.at(1)?.dictionary ?? [:], call)
+        case "WasContinued": wasContinued(token, call)
+        default: call.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.method)")
+        }
+    }
+
+    private func save(_ id: String, _ call: BusMethodCall) {
+        guard let activity = activityIDs.activity(for: id), activity.isValid, let center = application?.center else {
+            call.fail(with: ServiceError.unknownActivity(id))
+            return
+        }
+        center.saveNow(activity)
+        do {
+            call.reply([.bytes(Array(try activity.payload.encoded()))])
+        } catch {
+            call.fail(with: error)
+        }
+    }
+
+    private func begin(_ token: String, type: String, _ call: BusMethodCall) {
+        guard let application, !token.isEmpty, !type.isEmpty, pending[token] == nil else {
+            call.fail(with: ServiceError.invalidArguments("a continuation needs a new token and an activity type"))
+            return
+        }
+        let continuation = application.beginContinuation(activityType: type)
+        let entry = PendingContinuation(continuation)
+        pending[token] = entry
+        entry.timer = GLibSources.once(after: continuationTimeout) { [weak self] in
+            entry.timer = 0
+            self?.pending[token] = nil
+            entry.finish(failing: .remoteApplicationTimedOut("the activity did not arrive in time"))
+        }
+        call.reply()
+    }
+
+    private func complete(_ token: String, bytes: [UInt8], _ call: BusMethodCall) {
+        guard let entry = pending.removeValue(forKey: token), let center = application?.center else {
+            call.fail(with: ServiceError.unknownActivity(token))
+            return
+        }
+        let activity: UserActivity
+        do {
+            activity = try UserActivity(payload: UserActivityPayload(decoding: Data(bytes)), center: center)
+        } catch {
+            entry.finish(failing: ServiceError.userActivityError(from: error))
+            call.fail(with: error)
+            return
+        }
+        entry.deliver(activity, center: center, answering: call)
+    }
+
+    private func fail(_ token: String, record: [String: BusValue], _ call: BusMethodCall) {
+        guard let entry = pending.removeValue(forKey: token) else {
+            call.fail(with: ServiceError.unknownActivity(token))
+            return
+        }
+        entry.finish(failing: UserActivityError(record: record))
+        call.reply()
+    }
+
+    private func wasContinued(_ id: String, _ call: BusMethodCall) {
+        guard let activity = activityIDs.activity(for: id), let center = application?.center else {
+            call.fail(with: ServiceError.unknownActivity(id))
+            return
+        }
+        center.reportContinued(activity)
+        call.reply()
+    }
+}
+
+extension UserActivity {
+    /// The activity's payload without its `userInfo`: what a summary is made from.
+    fileprivate var payloadSummary: UserActivityPayload {
+        UserActivityPayload(activityType: activityType, title: title, webpageURL: webpageURL,
+                            expirationDate: expirationDate, isEligibleForHandoff: isEligibleForHandoff)
+    }
+}
+
+extension BatonApplication {
+    /// Connects the app to the Baton service, now and whenever the service (re)appears.
+    ///
+    /// - Parameters:
+    ///   - teamIdentifier: the team id: activities go only to apps of the same team.
+    ///   - activityTypes: the activity types the app continues (its `NSUserActivityTypes`).
+    @discardableResult
+    public func enableHandoff(teamIdentifier: String, activityTypes: [String]) -> HandoffClient {
+        if let handoff { return handoff }
+        let client = HandoffClient(application: self, teamIdentifier: teamIdentifier, activityTypes: activityTypes)
+        handoff = client
+        client.start()
+        return client
+    }
+}

@@ -1,0 +1,67 @@
+import Baton
+import BatonBus
+import BatonGLib
+
+/// A continuation the service started in this app, waiting for its activity.
+@MainActor
+final class PendingContinuation {
+    let continuation: Continuation
+    /// The timer that fails the continuation when the activity never comes.
+    var timer: UInt32 = 0
+    private var observation: ActivityObservation?
+
+    init(_ continuation: Continuation) {
+        self.continuation = continuation
+    }
+
+    /// Fails the continuation (a no-op once it has an outcome).
+    func finish(failing error: UserActivityError) {
+        GLibSources.cancel(timer)
+        timer = 0
+        continuation.fail(with: error)
+    }
+
+    /// Delivers the activity and answers `call` once the restoration handler ran, or with
+    /// the error that failed the continuation instead.
+    func deliver(_ activity: UserActivity, center: ActivityCenter, answering call: BusMethodCall) {
+        GLibSources.cancel(timer)
+        timer = 0
+        guard !continuation.isFinished else {
+            call.fail(with: UserActivityError.cancelled)
+            return
+        }
+        var delivered = false
+        observation = center.addObserver { [weak self] event in
+            switch event {
+            case .continued(let continued) where continued === activity:
+                delivered = true
+            case .restored(let restored) where restored === activity:
+                self?.stopObserving()
+                call.reply()
+            default:
+                break
+            }
+        }
+        continuation.complete(with: activity)
+        guard delivered else {
+            stopObserving()
+            call.fail(with: UserActivityError.handoffFailed("the app did not accept the activity"))
+            return
+        }
+        timer = GLibSources.once(after: Self.restorationWait) { [self] in
+            timer = 0
+            stopObserving()
+            call.fail(with: UserActivityError.remoteApplicationTimedOut("the app never restored the activity"))
+        }
+    }
+
+    /// How long to wait for the restoration handler after delivery, in seconds.
+    static let restorationWait: Double = 120
+
+    private func stopObserving() {
+        GLibSources.cancel(timer)
+        timer = 0
+        observation?.cancel()
+        observation = nil
+    }
+}

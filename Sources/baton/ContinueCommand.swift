@@ -1,0 +1,41 @@
+import ArgumentParser
+import BatonGLib
+
+struct ContinueCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "continue",
+        abstract: "Continue an activity on this device, and wait until its app restored it.",
+        discussion: """
+            Exits 0 once the app that continues the activity reported the restore; otherwise \
+            exits 1 with the reason on stderr. With --file, the activity is read from a JSON \
+            file (see `baton inspect --json` for the shape; - reads standard input).
+            """)
+
+    @Argument(help: "The id of a listed activity (see `baton activities`).")
+    var id: String?
+
+    @Option(name: .shortAndLong, help: "Continue the activity in this JSON file instead.")
+    var file: String?
+
+    @Option(help: "Seconds to wait for the outcome.")
+    var timeout: Double = 120
+
+    func validate() throws {
+        guard (id == nil) != (file == nil) else { throw ValidationError("give either an activity id or --file") }
+        guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout must be a positive number") }
+    }
+
+    func run() throws {
+        try runOnMain {
+            if let file {
+                let activity = try ActivityFile.load(file)
+                _ = try ServiceProxy.call("ContinuePayload", [.bytes(try activity.encodedPayload()),
+                                                              .dictionary(activity.options)], timeout: timeout)
+                print("Continued \(activity.type).")
+            } else if let id {
+                _ = try ServiceProxy.call("Continue", [.string(id)], timeout: timeout)
+                print("Continued \(id).")
+            }
+        }
+    }
+}

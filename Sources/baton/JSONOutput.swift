@@ -1,0 +1,42 @@
+import Baton
+import BatonGLib
+import Foundation
+
+/// Prints values as JSON: sorted keys, pretty, one document per command.
+enum JSONOutput {
+    static func print(_ object: Any) throws {
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys,
+                                                                                .withoutEscapingSlashes])
+        Swift.print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// A D-Bus value as a JSON value (bytes become Base64 text).
+    static func object(_ value: BusValue) -> Any {
+        switch value {
+        case .string(let text): return text
+        case .bool(let flag): return flag
+        case .int32(let number): return number
+        case .uint32(let number): return number
+        case .int64(let number): return number
+        case .double(let number): return number.isFinite ? number : String(number)
+        case .bytes(let bytes): return Data(bytes).base64EncodedString()
+        case .strings(let texts): return texts
+        case .dictionary(let record): return record.mapValues(object)
+        case .dictionaries(let records): return records.map { $0.mapValues(object) }
+        case .tuple(let values): return values.map(object)
+        }
+    }
+
+    /// A payload as the JSON `baton inspect` prints, in the shape `baton continue --file` reads.
+    static func object(_ payload: UserActivityPayload) throws -> [String: Any] {
+        let info = try JSONSerialization.jsonObject(with: JSONEncoder().encode(payload.userInfo))
+        var object: [String: Any] = [
+            "type": payload.activityType, "userInfo": info, "eligible": payload.isEligibleForHandoff,
+            "keywords": payload.keywords.sorted(),
+        ]
+        if let title = payload.title { object["title"] = title }
+        if let url = payload.webpageURL { object["webpageURL"] = url.absoluteString }
+        if let date = payload.expirationDate { object["expirationDate"] = date.timeIntervalSince1970 }
+        return object
+    }
+}
