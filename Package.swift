@@ -79,7 +79,14 @@ let package = Package(
         ),
         .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonTesting"]),
         .testTarget(name: "BatonGtkTests", dependencies: ["Baton", "BatonGtk", "BatonTesting", "CGtk"]),
-        .testTarget(name: "MailComposerTests"),
+        .testTarget(name: "MailComposerTests", dependencies: ["ServiceFixtures"]),
+        .executableTarget(
+            name: "BatonTestApp",
+            dependencies: ["Baton", "BatonGtk", "BatonGLib", "CGLib", "CGtk"],
+            path: "Tests/BatonTestApp"
+        ),
+        .target(name: "ServiceFixtures", path: "Tests/ServiceFixtures"),
+        .testTarget(name: "BatondTests", dependencies: ["ServiceFixtures"]),
         .executableTarget(
             name: "BatonGtkHarness",
             dependencies: ["Baton", "BatonGtk", "CGtk"],

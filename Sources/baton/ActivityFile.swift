@@ -63,6 +63,8 @@ struct ActivityFile: Decodable {
                                           expirationDate: expirationDate.map(Date.init(timeIntervalSince1970:)))
         do {
             return Array(try payload.encoded())
+        } catch let error as UserActivityError {
+            throw CommandFailure("invalid activity: \(error) (error \(error.code))")
         } catch {
             throw CommandFailure("invalid activity: \(error)")
         }

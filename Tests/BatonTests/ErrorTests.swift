@@ -28,8 +28,8 @@ final class ErrorTests: XCTestCase {
         let expected: [(UserActivityError, String)] = [
             (.cancelled, "the continuation was cancelled"),
             (.handoffFailed("no peer"), "handoff failed: no peer"),
-            (.connectionUnavailable("bluetooth off"), "the other device could not be reached: bluetooth off"),
-            (.remoteApplicationTimedOut("5 s"), "the app on the other device did not answer in time: 5 s"),
+            (.connectionUnavailable("bluetooth off"), "the activity's origin could not be reached: bluetooth off"),
+            (.remoteApplicationTimedOut("5 s"), "an app did not answer in time: 5 s"),
             (.userInfoTooLarge(size: 70_000, limit: 65_536),
              "userInfo is 70000 bytes encoded, over the limit of 65536 bytes"),
             (.invalidWebpageURL("ftp://example.org"),

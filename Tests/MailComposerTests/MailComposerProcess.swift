@@ -38,12 +38,13 @@ final class MailComposerProcess {
                           "MailComposer is not built: run `swift build --build-tests` first")
     }
 
-    func launch(_ arguments: [String] = []) throws {
+    /// Starts the app; `environment` replaces variables of the test's own environment.
+    func launch(_ arguments: [String] = [], environment extra: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = ["--state-dir", stateDirectory.path, "--data-dir", dataDirectory.path,
                              "--save-interval", "0"] + arguments
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["BATON_TRACE"] = traceURL.path
         process.environment = environment
         FileManager.default.createFile(atPath: logURL.path, contents: nil)
@@ -117,7 +118,7 @@ final class MailComposerProcess {
     func windows(timeout: TimeInterval = 10, where matches: (String) -> Bool) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
-            let ids = try Self.xdotool(["search", "--onlyvisible", "--pid", "\(process?.processIdentifier ?? 0)",
+            let ids = try Self.xdotool(["search", "--all", "--onlyvisible", "--pid", "\(process?.processIdentifier ?? 0)",
                                         "--name", "."])
                 .split(separator: "\n").map(String.init)
             let matching = try ids.filter {

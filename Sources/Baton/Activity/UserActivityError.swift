@@ -55,9 +55,9 @@ extension UserActivityError: CustomStringConvertible, LocalizedError {
         case .handoffFailed(let reason):
             return "handoff failed: \(reason)"
         case .connectionUnavailable(let reason):
-            return "the other device could not be reached: \(reason)"
+            return "the activity's origin could not be reached: \(reason)"
         case .remoteApplicationTimedOut(let reason):
-            return "the app on the other device did not answer in time: \(reason)"
+            return "an app did not answer in time: \(reason)"
         case .userInfoTooLarge(let size, let limit):
             return "userInfo is \(size) bytes encoded, over the limit of \(limit) bytes"
         case .invalidUserInfo(let reason):

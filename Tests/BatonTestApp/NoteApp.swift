@@ -1,0 +1,101 @@
+import Baton
+import BatonGtk
+import CGtk
+import Foundation
+
+/// A window whose activity holds the text of its entry: `{"text": …}`, titled "Note: …".
+@MainActor
+final class NoteWindow: ApplicationWindow {
+    let entry: UnsafeMutablePointer<GtkWidget>
+    let fault: String?
+
+    init(application: BatonApplication, activityType: String, text: String, fault: String?) {
+        entry = gtk_entry_new()
+        self.fault = fault
+        super.init(application: application)
+        gtk_editable_set_text(OpaquePointer(entry), text)
+        setChild(entry)
+        title = "Note"
+        let activity = UserActivity(activityType: activityType, center: application.center)
+        activity.title = "Note: \(text)"
+        activity.userInfo = ["text": .string(text)]
+        userActivity = activity
+        markNeedsSaveOnChange(of: entry)
+    }
+
+    override func updateUserActivityState(_ userActivity: UserActivity) {
+        switch fault {
+        case "hang-on-save": sleep(3600)
+        case "exit-on-save": exit(3)
+        case "huge": userActivity.userInfo["padding"] = .string(String(repeating: "x", count: 100_000))
+        default: break
+        }
+        let text = gtk_editable_get_text(OpaquePointer(entry)).map { String(cString: $0) } ?? ""
+        userActivity.addUserInfoEntries(from: ["text": .string(text)])
+        userActivity.title = "Note: \(text)"
+    }
+
+    override func restoreUserActivityState(_ userActivity: UserActivity) {
+        if case .string(let text) = userActivity.userInfo["text"] {
+            gtk_editable_set_text(OpaquePointer(entry), text)
+        }
+    }
+}
+
+/// Runs no work: with it, an activity is saved only when the service asks (`Save`).
+@MainActor
+final class IdleScheduler: ActivityScheduler {
+    func schedule(_ work: @escaping @MainActor () -> Void) {}
+}
+
+/// The test app: one note window, Handoff on, and the faults the tests ask for.
+@MainActor
+final class NoteApp: BatonApplication, ApplicationDelegate {
+    var window: NoteWindow?
+    let activityType: String
+    let text: String
+    let fault: String?
+    let restoreDelay: Double
+
+    init(appID: String, activityType: String, text: String, fault: String?, restoreDelay: Double) {
+        self.activityType = activityType
+        self.text = text
+        self.fault = fault
+        self.restoreDelay = restoreDelay
+        super.init(applicationID: appID, flags: BatonApplication.nonUniqueFlags)
+        delegate = self
+        onActivate = { [weak self] in self?.activate() }
+    }
+
+    private func activate() {
+        let window = NoteWindow(application: self, activityType: activityType, text: text, fault: fault)
+        self.window = window
+        window.present()
+        if fault != nil {
+            center.scheduler = IdleScheduler()
+            window.userActivity?.becomeCurrent()
+            window.userActivity?.needsSave = true
+        }
+    }
+
+    func application(_ application: Application, continue userActivity: UserActivity,
+                     restorationHandler: @escaping ([any UserActivityRestoring]) -> Void) -> Bool {
+        guard let window else { return false }
+        if restoreDelay > 0 {
+            DispatchQueue.main.asyncAfter(deadline: .now() + restoreDelay) { restorationHandler([window]) }
+        } else {
+            restorationHandler([window])
+        }
+        return true
+    }
+}
+
+@MainActor
+func runNoteApp() -> Int32 {
+    let types = (option("--types") ?? "org.baton.test.note").split(separator: ",").map(String.init)
+    let app = NoteApp(appID: option("--app-id") ?? "org.baton.TestApp", activityType: types.first ?? "",
+                      text: option("--text") ?? "", fault: option("--fault"),
+                      restoreDelay: Double(option("--restore-delay") ?? "0") ?? 0)
+    app.enableHandoff(teamIdentifier: option("--team") ?? "org.baton.test", activityTypes: types)
+    return app.run(arguments: [CommandLine.arguments[0]])
+}

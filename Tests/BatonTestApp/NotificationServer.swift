@@ -1,0 +1,66 @@
+import BatonGLib
+import CGLib
+import Foundation
+
+/// The part of `org.freedesktop.Notifications` batond uses.
+private let notificationsXML = """
+    <node>
+      <interface name="org.freedesktop.Notifications">
+        <method name="Notify">
+          <arg type="s" direction="in"/><arg type="u" direction="in"/><arg type="s" direction="in"/>
+          <arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="as" direction="in"/>
+          <arg type="a{sv}" direction="in"/><arg type="i" direction="in"/><arg type="u" direction="out"/>
+        </method>
+        <method name="CloseNotification"><arg type="u" direction="in"/></method>
+        <signal name="ActionInvoked"><arg type="u"/><arg type="s"/></signal>
+        <signal name="NotificationClosed"><arg type="u"/><arg type="u"/></signal>
+      </interface>
+    </node>
+    """
+
+/// A desktop-notification server on the session bus, as a desktop shell runs one: it
+/// records each notification as a JSON line in `log` and, with `invoke`, answers each with
+/// that action as a user clicking it would.
+@MainActor
+func runNotificationServer(log: String, invoke: String?) -> Int32 {
+    guard let connection = try? BusConnection.session() else { return 1 }
+    var nextID: UInt32 = 1
+    let path = "/org/freedesktop/Notifications"
+    let interface = "org.freedesktop.Notifications"
+    do {
+        try connection.export(path: path, interface: interface, introspectionXML: notificationsXML) { call in
+            switch call.method {
+            case "Notify":
+                let id = nextID
+                nextID += 1
+                let record: [String: Any] = [
+                    "id": id, "summary": call.arguments.at(3)?.string ?? "", "body": call.arguments.at(4)?.string ?? "",
+                    "actions": call.arguments.at(5)?.strings ?? [],
+                ]
+                if let data = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]),
+                   let handle = FileHandle(forWritingAtPath: log) {
+                    handle.seekToEndOfFile()
+                    handle.write(data + Data("\n".utf8))
+                    try? handle.close()
+                }
+                call.reply([.uint32(id)])
+                if let invoke {
+                    GLibSources.once(after: 0.2) {
+                        connection.emitSignal(path: path, interface: interface, name: "ActionInvoked",
+                                              arguments: [.uint32(id), .string(invoke)])
+                    }
+                }
+            default:
+                call.reply()
+            }
+        }
+    } catch {
+        return 1
+    }
+    FileManager.default.createFile(atPath: log, contents: nil)
+    let loop = g_main_loop_new(nil, 0)
+    connection.ownName(interface, acquired: { FileHandle.standardError.write(Data("notification server ready\n".utf8)) }, lost: { g_main_loop_quit(loop) })
+    MainQueueBridge.install()
+    g_main_loop_run(loop)
+    return 0
+}

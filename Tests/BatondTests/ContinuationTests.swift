@@ -1,0 +1,109 @@
+import Foundation
+import ServiceFixtures
+import XCTest
+
+/// `baton continue` into running and launched apps, offers and their notifications.
+final class ContinuationTests: ServiceTestCase {
+    private func note(_ text: String, team: String? = "org.baton.test") throws -> String {
+        var object: [String: Any] = ["type": "org.baton.test.note", "title": "Note: \(text)", "userInfo": ["text": text]]
+        if let team { object["teamID"] = team }
+        return try activityFile(object)
+    }
+
+    func testContinueFileIntoARunningApp() throws {
+        let app = try startNoteApp("note", text: "before")
+        let result = try session.baton(["continue", "--file", note("from a file")])
+        XCTAssertEqual(result.status, 0, result.errorOutput)
+        let restored = try XCTUnwrap(app.waitForEvent("restored"))
+        XCTAssertEqual((restored["userInfo"] as? [String: Any])?["text"] as? String, "from a file")
+        XCTAssertEqual(app.eventNames.filter { $0 == "will-continue" }.count, 1)
+        XCTAssertEqual(app.outcomes.count, 1, "exactly one outcome: \(app.eventNames)")
+        XCTAssertTrue(waitUntil { try activities().contains { $0["title"] as? String == "Note: from a file" } },
+                      "the restored text is saved back into the app's activity")
+    }
+
+    func testContinueLaunchesTheInstalledClaimant() throws {
+        try requireDisplay()
+        let trace = session.root.appendingPathComponent("launched.trace.jsonl")
+        try session.installDesktopEntry(
+            id: "org.baton.TestApp",
+            exec: "env BATON_TRACE=\(trace.path) \(ServiceSession.product("BatonTestApp").path) app --text launched",
+            teamID: "org.baton.test", activityTypes: ["org.baton.test.note"])
+        let result = try session.baton(["continue", "--file", note("delivered")])
+        XCTAssertEqual(result.status, 0, result.errorOutput)
+        let launched = NoteAppProcess(root: session.root, name: "launched")
+        let restored = try XCTUnwrap(launched.waitForEvent("restored"))
+        XCTAssertEqual((restored["userInfo"] as? [String: Any])?["text"] as? String, "delivered")
+        XCTAssertEqual(Array(launched.eventNames.prefix(3)), ["will-continue", "continued", "restored"])
+        let apps = try XCTUnwrap(session.baton(["apps", "--json"]).json as? [[String: Any]])
+        XCTAssertTrue(apps.contains { $0["running"] as? Bool == true }, "the launched app registered")
+        if let pid = apps.first(where: { $0["running"] as? Bool == true })?["pid"] as? Int { kill(Int32(pid), SIGTERM) }
+    }
+
+    func testContinuingALocalActivityTellsItsOriginApp() throws {
+        let origin = try startNoteApp("origin", text: "moving")
+        let target = try startNoteApp("target", text: "target", extra: ["--app-id", "org.baton.Target"])
+        let id = try XCTUnwrap(activities().first { $0["title"] as? String == "Note: moving" }?["id"] as? String)
+        let result = try session.baton(["continue", id])
+        XCTAssertEqual(result.status, 0, result.errorOutput)
+        let restored = try XCTUnwrap(target.waitForEvent("restored"))
+        XCTAssertEqual((restored["userInfo"] as? [String: Any])?["text"] as? String, "moving")
+        XCTAssertNotNil(origin.waitForEvent("was-continued"), "the origin's delegate hears it was continued")
+        XCTAssertFalse(origin.eventNames.contains("will-continue"), "the origin never continues its own activity")
+    }
+
+    func testTeamsDoNotMix() throws {
+        try startNoteApp("note", text: "team")
+        let result = try session.baton(["continue", "--file", note("other team", team: "org.someone.else")])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.errorOutput.contains("no app on this device continues org.baton.test.note for team org.someone.else"),
+                      result.errorOutput)
+    }
+
+    func testOfferIsListedNotifiedAndContinuedFromTheNotification() throws {
+        let log = session.root.appendingPathComponent("notifications.jsonl")
+        let server = try session.start(ServiceSession.product("BatonTestApp"),
+                                       ["notification-server", "--log", log.path, "--invoke", "continue"],
+                                       name: "notifications")
+        XCTAssertTrue(waitUntil { server.log.contains("notification server ready") })
+        let app = try startNoteApp("note", text: "idle")
+        let added = try session.baton(["offer", "--file", note("offered"), "--device", "laptop"])
+        XCTAssertEqual(added.status, 0, added.errorOutput)
+        let offerID = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(offerID.count, 12)
+
+        XCTAssertTrue(waitUntil { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("Continue") })
+        let notification = try XCTUnwrap((try String(contentsOf: log, encoding: .utf8)).split(separator: "\n").first)
+        let record = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(notification.utf8)) as? [String: Any])
+        XCTAssertEqual(record["summary"] as? String, "Continue “Note: offered”")
+        XCTAssertEqual(record["body"] as? String, "From laptop")
+        XCTAssertTrue((record["actions"] as? [String] ?? []).contains("continue"))
+
+        let restored = try XCTUnwrap(app.waitForEvent("restored"), "the notification's Continue continued the offer")
+        XCTAssertEqual((restored["userInfo"] as? [String: Any])?["text"] as? String, "offered")
+    }
+
+    func testOffersAreListedAndWithdrawn() throws {
+        let added = try session.baton(["offer", "--file", note("listed"), "--device", "phone"])
+        let id = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let listed = try XCTUnwrap(activities().first)
+        XCTAssertEqual(listed["id"] as? String, id)
+        XCTAssertEqual(listed["origin"] as? String, "offer")
+        XCTAssertEqual(listed["device"] as? String, "phone")
+        let fetched = try session.baton(["inspect", id, "--json"])
+        XCTAssertEqual(((fetched.json as? [String: Any])?["userInfo"] as? [String: Any])?["text"] as? String, "listed")
+        XCTAssertEqual(try session.baton(["offer", "--remove", id]).status, 0)
+        XCTAssertTrue(try activities().isEmpty)
+        let again = try session.baton(["offer", "--remove", id])
+        XCTAssertEqual(again.status, 1)
+        XCTAssertTrue(again.errorOutput.contains("no activity or offer has the id \"\(id)\""), again.errorOutput)
+    }
+
+    func testExpiredOffersDisappear() throws {
+        let file = try activityFile(["type": "org.baton.test.note", "title": "soon gone",
+                                     "expirationDate": Date().timeIntervalSince1970 + 0.5])
+        XCTAssertEqual(try session.baton(["offer", "--file", file]).status, 0)
+        XCTAssertEqual(try activities().count, 1)
+        XCTAssertTrue(waitUntil(timeout: 5) { try activities().isEmpty })
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import ServiceFixtures
+import XCTest
+
+/// MailComposer with the Baton service on a private session bus: registration, `baton
+/// status` and `inspect` next to a draft, and drafts continued from a file or moved to a
+/// second instance that batond launches.
+final class MailComposerHandoffTests: XCTestCase {
+    private var session: ServiceSession!
+    private var apps: [MailComposerProcess] = []
+
+    override func setUpWithError() throws {
+        try MailComposerProcess.requirements()
+        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
+        session = try ServiceSession()
+        try session.startBus()
+        try session.startBatond()
+    }
+
+    override func tearDown() {
+        apps.forEach { $0.terminate() }
+        session?.tearDown()
+    }
+
+    private func launch(_ arguments: [String]) throws -> MailComposerProcess {
+        let app = MailComposerProcess(root: session.root.appendingPathComponent("mail-\(apps.count)"))
+        try FileManager.default.createDirectory(at: app.root, withIntermediateDirectories: true)
+        apps.append(app)
+        try app.launch(arguments, environment: session.environment)
+        return app
+    }
+
+    private func currentTitle() throws -> String? {
+        let status = try session.baton(["status", "--json"]).json as? [String: Any]
+        return (status?["current"] as? [String: Any])?["title"] as? String
+    }
+
+    private func inspectedDraft() throws -> [String: Any]? {
+        (try session.baton(["inspect", "--json"]).json as? [String: Any])?["userInfo"] as? [String: Any]
+    }
+
+    func testStatusAndInspectShowTheDraftAsTyped() throws {
+        let app = try launch(["--to", "bob@example.org", "--subject", "Lunch", "--body", "Hi Bob"])
+        XCTAssertTrue(waitUntil { try currentTitle() == "Draft: Lunch" }, "baton status shows the draft")
+        let apps = try session.baton(["apps"])
+        XCTAssertTrue(apps.output.contains("org.example.MailComposer  org.example"), apps.output)
+        let window = try XCTUnwrap(app.windows(titled: "Lunch").first)
+        try app.type(", see you at noon", into: window)
+        XCTAssertTrue(waitUntil { try inspectedDraft()?["body"] as? String == "Hi Bob, see you at noon" },
+                      "baton inspect shows the text as typed: \(String(describing: try? inspectedDraft()))")
+        let draft = try XCTUnwrap(inspectedDraft())
+        XCTAssertEqual(draft["to"] as? String, "bob@example.org")
+        XCTAssertEqual(draft["cursor"] as? Int, "Hi Bob, see you at noon".count)
+        let text = try session.baton(["status"])
+        XCTAssertTrue(text.output.contains("current activity: Draft: Lunch"), text.output)
+    }
+
+    func testContinueFileOpensAFilledInDraft() throws {
+        let app = try launch([])
+        XCTAssertTrue(waitUntil { try currentTitle() != nil }, "MailComposer registered and published")
+        let file = session.root.appendingPathComponent("draft.json")
+        try JSONSerialization.data(withJSONObject: [
+            "type": "org.example.mail.compose", "title": "Draft: From a file", "teamID": "org.example",
+            "userInfo": ["to": "carol@example.org", "cc": "dave@example.org", "subject": "From a file",
+                         "body": "Written elsewhere", "cursor": 7],
+        ]).write(to: file)
+        let result = try session.baton(["continue", "--file", file.path])
+        XCTAssertEqual(result.status, 0, result.errorOutput)
+        XCTAssertFalse(try app.windows(titled: "From a file").isEmpty, "a compose window opened with the subject")
+        let saved = app.waitForEvent { $0.event == "updated" && $0.title == "Draft: From a file" }
+        XCTAssertEqual(saved?.userInfo?["to"] as? String, "carol@example.org")
+        XCTAssertEqual(saved?.userInfo?["cc"] as? String, "dave@example.org")
+        XCTAssertEqual(saved?.userInfo?["body"] as? String, "Written elsewhere")
+        XCTAssertEqual(saved?.userInfo?["cursor"] as? Int, 7)
+    }
+
+    func testADraftMovesToAnInstanceTheServiceLaunchesAndClosesOnTheOrigin() throws {
+        let launched = MailComposerProcess(root: session.root.appendingPathComponent("launched"))
+        try FileManager.default.createDirectory(at: launched.root, withIntermediateDirectories: true)
+        let entry = try String(contentsOf: try XCTUnwrap(Self.desktopEntry), encoding: .utf8)
+            .replacingOccurrences(of: "Exec=MailComposer", with: """
+                Exec=env BATON_TRACE=\(launched.traceURL.path) \(MailComposerProcess.executable.path) \
+                --state-dir \(launched.stateDirectory.path) --data-dir \(launched.dataDirectory.path)
+                """)
+        try entry.write(to: session.dataHome.appendingPathComponent("applications/org.example.MailComposer.desktop"),
+                        atomically: true, encoding: .utf8)
+        let origin = try launch(["--to", "bob@example.org", "--subject", "Moving", "--body", "Carry this"])
+        XCTAssertTrue(waitUntil { try currentTitle() == "Draft: Moving" })
+        XCTAssertFalse(try origin.windows(titled: "Moving").isEmpty)
+        let listed = try session.baton(["activities", "--json"]).json as? [[String: Any]] ?? []
+        let id = try XCTUnwrap(listed.first { $0["title"] as? String == "Draft: Moving" }?["id"] as? String)
+
+        let result = try session.baton(["continue", id])
+        XCTAssertEqual(result.status, 0, result.errorOutput)
+        let trace = { () -> [[String: Any]] in
+            guard let data = try? Data(contentsOf: launched.traceURL) else { return [] }
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+        XCTAssertTrue(waitUntil { trace().contains { $0.event == "restored" } })
+        let restored = try XCTUnwrap(trace().first { $0.event == "restored" })
+        XCTAssertEqual(restored.userInfo?["to"] as? String, "bob@example.org")
+        XCTAssertEqual(restored.userInfo?["subject"] as? String, "Moving")
+        XCTAssertEqual(restored.userInfo?["body"] as? String, "Carry this")
+        XCTAssertEqual(restored.userInfo?["cursor"] as? Int, "Carry this".count)
+        XCTAssertNotNil(origin.waitForEvent { $0.event == "was-continued" })
+        XCTAssertTrue(waitUntil { try origin.windows(titled: "Moving", timeout: 0.1).isEmpty },
+                      "the draft window closed on the origin")
+        if let pid = (try session.baton(["apps", "--json"]).json as? [[String: Any]])?
+            .compactMap({ $0["pid"] as? Int }).first(where: { $0 != Int(origin.process?.processIdentifier ?? 0) }) {
+            kill(Int32(pid), SIGTERM)
+        }
+    }
+
+    private static var desktopEntry: URL? {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/MailComposer/Resources/org.example.MailComposer.desktop")
+    }
+}
