@@ -8,6 +8,8 @@ packages=(
     libgtk-4-dev        # GTK 4 headers and libraries
     xvfb xauth          # virtual display for the GTK tests (xvfb-run)
     dbus dbus-x11       # session bus for tests and the service
+    libglib2.0-dev      # GIO headers (GDBus, GDesktopAppInfo) for the CGLib module
+    libglib2.0-bin      # gdbus: scripts/run.sh and the service tests call it
     glib-networking     # TLS for GIO (GTlsConnection)
     imagemagick         # screenshots of windows under Xvfb (import -window root)
     xdotool             # scripted typing into windows under Xvfb

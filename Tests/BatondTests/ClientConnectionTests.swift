@@ -44,12 +44,11 @@ final class ClientConnectionTests: XCTestCase {
         XCTAssertTrue(app.isRunning)
     }
 
-    func testTheToolStartsTheServiceThroughDBusActivation() throws {
-        let service = """
-            [D-BUS Service]
-            Name=org.baton.Daemon
-            Exec=\(ServiceSession.product("batond").path) --state-dir \(session.root.appendingPathComponent("state/activated").path)
-            """
+    func testTheToolStartsTheServiceThroughTheShippedDBusServiceFile() throws {
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/batond/Resources/org.baton.Daemon.service")
+        let service = try String(contentsOf: shipped, encoding: .utf8)
+            .replacingOccurrences(of: "@bindir@", with: ServiceSession.productsFolder.path)
         try service.write(to: session.servicesFolder.appendingPathComponent("org.baton.Daemon.service"),
                           atomically: true, encoding: .utf8)
         let status = try session.baton(["status", "--json"])
