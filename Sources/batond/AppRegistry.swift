@@ -84,7 +84,7 @@ final class AppRegistry {
         guard !appActivityID.isEmpty, appActivityID.utf8.count <= 128 else {
             throw ServiceError.invalidArguments("the activity id must be 1 to 128 bytes")
         }
-        let listingID = app.current?.appActivityID == appActivityID ? app.current!.listingID : ListingID.make()
+        let listingID = app.current.flatMap { $0.appActivityID == appActivityID ? $0.listingID : nil } ?? ListingID.make()
         app.current = PublishedActivity(listingID: listingID, appActivityID: appActivityID,
                                         summary: summary, publishedAt: Date())
         apps[busName] = app

@@ -57,17 +57,21 @@ final class NoteApp: BatonApplication, ApplicationDelegate {
     let fault: String?
     let restoreDelay: Double
 
-    init(appID: String, activityType: String, text: String, fault: String?, restoreDelay: Double) {
+    init(appID: String, activityType: String, text: String, fault: String?, restoreDelay: Double, unique: Bool) {
         self.activityType = activityType
         self.text = text
         self.fault = fault
         self.restoreDelay = restoreDelay
-        super.init(applicationID: appID, flags: BatonApplication.nonUniqueFlags)
+        super.init(applicationID: appID, flags: unique ? GApplicationFlags(rawValue: 0) : BatonApplication.nonUniqueFlags)
         delegate = self
         onActivate = { [weak self] in self?.activate() }
     }
 
     private func activate() {
+        if let window {
+            window.present()
+            return
+        }
         let window = NoteWindow(application: self, activityType: activityType, text: text, fault: fault)
         self.window = window
         window.present()
@@ -95,7 +99,8 @@ func runNoteApp() -> Int32 {
     let types = (option("--types") ?? "org.baton.test.note").split(separator: ",").map(String.init)
     let app = NoteApp(appID: option("--app-id") ?? "org.baton.TestApp", activityType: types.first ?? "",
                       text: option("--text") ?? "", fault: option("--fault"),
-                      restoreDelay: Double(option("--restore-delay") ?? "0") ?? 0)
+                      restoreDelay: Double(option("--restore-delay") ?? "0") ?? 0,
+                      unique: arguments.contains("--unique"))
     app.enableHandoff(teamIdentifier: option("--team") ?? "org.baton.test", activityTypes: types)
     return app.run(arguments: [CommandLine.arguments[0]])
 }

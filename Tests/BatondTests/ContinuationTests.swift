@@ -40,6 +40,25 @@ final class ContinuationTests: ServiceTestCase {
         if let pid = apps.first(where: { $0["running"] as? Bool == true })?["pid"] as? Int { kill(Int32(pid), SIGTERM) }
     }
 
+    func testContinueStartsADBusActivatableClaimantThroughDBus() throws {
+        try requireDisplay()
+        let trace = session.root.appendingPathComponent("activated.trace.jsonl")
+        try session.installDesktopEntry(id: "org.baton.TestApp", exec: "/bin/false", teamID: "org.baton.test",
+                                        activityTypes: ["org.baton.test.note"], dbusActivatable: true)
+        try """
+            [D-BUS Service]
+            Name=org.baton.TestApp
+            Exec=/usr/bin/env BATON_TRACE=\(trace.path) \(ServiceSession.product("BatonTestApp").path) app --unique --text activated
+            """.write(to: session.servicesFolder.appendingPathComponent("org.baton.TestApp.service"), atomically: true,
+                      encoding: .utf8)
+        let result = try session.baton(["continue", "--file", note("through D-Bus")])
+        XCTAssertEqual(result.status, 0, "the entry's Exec (/bin/false) was not used: \(result.errorOutput)")
+        let activated = NoteAppProcess(root: session.root, name: "activated")
+        let restored = try XCTUnwrap(activated.waitForEvent("restored"))
+        XCTAssertEqual((restored["userInfo"] as? [String: Any])?["text"] as? String, "through D-Bus")
+        if let pid = restored["pid"] as? Int { kill(Int32(pid), SIGTERM) }
+    }
+
     func testContinuingALocalActivityTellsItsOriginApp() throws {
         let origin = try startNoteApp("origin", text: "moving")
         let target = try startNoteApp("target", text: "target", extra: ["--app-id", "org.baton.Target"])
