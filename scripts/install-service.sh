@@ -2,14 +2,15 @@
 # Builds batond, baton and MailComposer in release mode and installs them for the current
 # user: binaries in ~/.local/bin, the D-Bus service file (so the bus starts batond on
 # demand), the systemd user unit, and MailComposer's desktop entry (so batond can launch it).
-# PREFIX=/some/where changes ~/.local.
+# PREFIX=/some/where changes where the binaries go (~/.local by default); the service file,
+# unit and desktop entry always go where the session looks for them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
 prefix="${PREFIX:-$HOME/.local}"
 bindir="$prefix/bin"
-data="${XDG_DATA_HOME:-$prefix/share}"
+data="${XDG_DATA_HOME:-$HOME/.local/share}"   # where the session bus and desktops look
 config="${XDG_CONFIG_HOME:-$HOME/.config}"
 
 swift build -c release --product batond

@@ -93,7 +93,9 @@ public enum ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         case "HandoffFailed": return .handoffFailed(message)
         case "ConnectionUnavailable": return .connectionUnavailable(message)
         case "RemoteApplicationTimedOut": return .remoteApplicationTimedOut(message)
-        case "UserInfoTooLarge": return .userInfoTooLarge(size: 0, limit: UserActivity.maximumUserInfoSize)
+        case "UserInfoTooLarge":
+            let numbers = message.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            return .userInfoTooLarge(size: numbers.first ?? 0, limit: numbers.dropFirst().first ?? UserActivity.maximumUserInfoSize)
         case "InvalidWebpageURL": return .invalidWebpageURL(message)
         case "InvalidUserInfo": return .invalidUserInfo(message)
         case "MalformedPayload": return .malformedPayload(message)

@@ -19,7 +19,7 @@ extension BusValue {
         case .double(let value): return g_variant_new_double(value)
         case .bytes(let value):
             return value.withUnsafeBufferPointer {
-                g_variant_new_fixed_array(baton_variant_type("y"), $0.baseAddress, gsize($0.count), 1)
+                g_variant_new_fixed_array(baton_variant_type_byte(), $0.baseAddress, gsize($0.count), 1)
             }
         case .strings(let value):
             return Self.array(of: "s", value.map { g_variant_new_string($0) })
@@ -47,7 +47,8 @@ extension BusValue {
         }
     }
 
-    /// Reads a `GVariant` (not consumed). Variants (`v`) are unwrapped.
+    /// Reads a `GVariant` (not consumed). Variants (`v`) are unwrapped; entries of an
+    /// `a{sv}` whose value has a type the enum does not model are skipped, so records can grow.
     ///
     /// - Throws: ``UnsupportedVariantType`` for a type the enum does not model.
     package init(variant: OpaquePointer) throws {
@@ -87,13 +88,12 @@ extension BusValue {
 
     private static func readDictionary(_ variant: OpaquePointer) throws -> [String: BusValue] {
         var dictionary: [String: BusValue] = [:]
-        for (key, value) in try eachChild(of: variant, { entry in
-            try eachChild(of: entry) { try BusValue(variant: $0) }
-        }).compactMap({ pair -> (String, BusValue)? in
-            guard pair.count == 2, let key = pair[0].string else { return nil }
-            return (key, pair[1])
-        }) {
-            dictionary[key] = value
+        let entries = try eachChild(of: variant) { entry in
+            try? eachChild(of: entry) { try BusValue(variant: $0) }
+        }
+        for case let pair? in entries where pair.count == 2 {
+            guard let key = pair[0].string else { continue }
+            dictionary[key] = pair[1]
         }
         return dictionary
     }

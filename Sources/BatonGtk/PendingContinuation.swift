@@ -48,6 +48,7 @@ final class PendingContinuation {
             call.fail(with: UserActivityError.handoffFailed("the app did not accept the activity"))
             return
         }
+        guard !call.isAnswered else { return }
         timer = GLibSources.once(after: Self.restorationWait) { [self] in
             timer = 0
             stopObserving()

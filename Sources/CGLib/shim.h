@@ -22,6 +22,7 @@ static inline gboolean baton_source_remove(void) { return G_SOURCE_REMOVE; }
 static inline const GVariantType *baton_variant_type(const char *signature) {
     return (const GVariantType *)signature;
 }
+static inline const GVariantType *baton_variant_type_byte(void) { return G_VARIANT_TYPE_BYTE; }
 static inline GQuark baton_io_error_quark(void) { return G_IO_ERROR; }
 static inline GQuark baton_dbus_error_quark(void) { return G_DBUS_ERROR; }
 

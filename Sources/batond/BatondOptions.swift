@@ -15,7 +15,7 @@ struct BatondOptions: ParsableCommand {
             systemd user unit; run it in the foreground for development.
             """)
 
-    @Option(help: "The folder for the service's state (default: $XDG_STATE_HOME/baton).")
+    @Option(help: "The folder for the service's state, created 0700 (default: $XDG_STATE_HOME/baton). Nothing is kept there yet: it is where the network half will keep device identity and pairings.")
     var stateDir: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
@@ -31,6 +31,9 @@ struct BatondOptions: ParsableCommand {
     var restoreTimeout: Double = Timeouts.standard.restore
 
     func validate() throws {
+        guard saveTimeout <= 50 else {
+            throw ValidationError("--save-timeout must be at most 50 s: apps give up on a continuation after 60 s")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("unknown log level \"\(logLevel)\"")
         }

@@ -70,7 +70,10 @@ final class ContinuationBroker {
             _ = try await callApp(target.busName, "BeginContinuation", [.string(token), .string(type)],
                                   timeout: timeouts.call)
         } catch {
-            throw ServiceError.activity(describe(error, app: target.appID, step: "start the continuation"))
+            let failure = describe(error, app: target.appID, step: "start the continuation")
+            _ = try? await callApp(target.busName, "FailContinuation", [.string(token), .dictionary(failure.record)],
+                                   timeout: timeouts.call)
+            throw ServiceError.activity(failure)
         }
         do {
             let bytes = try await fetch(source)
@@ -123,17 +126,23 @@ final class ContinuationBroker {
 
     /// Decodes a payload from outside, enforcing the size limit first.
     ///
-    /// - Throws: ``ServiceError/activity(_:)`` with `userInfoTooLarge` (4611) over the
-    ///   limit, or the decoder's error for anything that is not an encoded activity.
+    /// - Throws: ``ServiceError/activity(_:)`` with `userInfoTooLarge` (4611) over
+    ///   ``UserActivityPayload/maximumEncodedSize``, `invalidActivity` for a non-finite
+    ///   expiration, or the decoder's error for anything that is not an encoded activity.
     static func decode(_ bytes: [UInt8]) throws -> UserActivityPayload {
         guard bytes.count <= UserActivityPayload.maximumEncodedSize else {
-            throw ServiceError.activity(.userInfoTooLarge(size: bytes.count, limit: UserActivity.maximumUserInfoSize))
+            throw ServiceError.activity(.userInfoTooLarge(size: bytes.count, limit: UserActivityPayload.maximumEncodedSize))
         }
+        let payload: UserActivityPayload
         do {
-            return try UserActivityPayload(decoding: Data(bytes))
+            payload = try UserActivityPayload(decoding: Data(bytes))
         } catch {
             throw ServiceError.activity(ServiceError.userActivityError(from: error))
         }
+        if let expiration = payload.expirationDate, !expiration.timeIntervalSince1970.isFinite {
+            throw ServiceError.activity(.invalidActivity("the expiration date is not a finite time"))
+        }
+        return payload
     }
 
     /// The app that will continue an activity of `type`: a running one of the same team
@@ -151,7 +160,7 @@ final class ContinuationBroker {
             throw ServiceError.activity(.remoteApplicationTimedOut(
                 "\(installed.appID) did not register within \(Self.seconds(timeouts.launch)) of its launch"))
         }
-        guard app.claims(type) else {
+        guard app.claims(type), teamID == nil || app.teamID == teamID else {
             throw ServiceError.noClaimant(activityType: type, teamID: teamID)
         }
         return app

@@ -27,6 +27,7 @@ final class Daemon {
         offers.onChange = { [weak self] in self?.activitiesChanged() }
         offers.onExpire = { [weak self] offer in self?.notifier.withdraw(offerID: offer.id) }
         notifier.onContinue = { [weak self] offerID in self?.continueFromNotification(offerID) }
+        notifier.isListed = { [weak self] offerID in self?.offers.offers[offerID] != nil }
     }
 
     /// Exports the object and starts following connections that leave the bus.
@@ -134,7 +135,12 @@ final class Daemon {
 
     /// The activity listed under `id`: a local current activity or an offer.
     private func source(_ id: String) throws -> ActivitySource {
-        if let (app, published) = registry.published(id) { return .local(app, published) }
+        if let (app, published) = registry.published(id) {
+            guard published.summary.isEligibleForHandoff, !published.summary.isExpired() else {
+                throw ServiceError.activity(.handoffFailed("the activity \(id) is not eligible for Handoff"))
+            }
+            return .local(app, published)
+        }
         if let offer = offers.offers[id], !offer.summary.isExpired() { return .offer(offer) }
         throw ServiceError.unknownActivity(id)
     }

@@ -19,17 +19,20 @@ final class Notifier {
     private var warnedUnavailable = false
     /// Called with an offer id when the user picks "Continue" on its notification.
     var onContinue: (String) -> Void = { _ in }
+    /// Whether an offer is still listed: a notification that comes back for a withdrawn
+    /// offer is closed at once.
+    var isListed: (String) -> Bool = { _ in true }
 
     init(connection: BusConnection, logger: Logger) {
         self.connection = connection
         self.logger = logger
-        connection.subscribe(sender: nil, interface: Self.name, member: "ActionInvoked", path: Self.path) {
+        connection.subscribe(sender: Self.name, interface: Self.name, member: "ActionInvoked", path: Self.path) {
             [weak self] _, arguments in
             guard arguments.count == 2, case .uint32(let id) = arguments[0], let action = arguments.at(1)?.string
             else { return }
             self?.actionInvoked(id, action)
         }
-        connection.subscribe(sender: nil, interface: Self.name, member: "NotificationClosed", path: Self.path) {
+        connection.subscribe(sender: Self.name, interface: Self.name, member: "NotificationClosed", path: Self.path) {
             [weak self] _, arguments in
             guard let first = arguments.first, case .uint32(let id) = first else { return }
             self?.forget(notification: id)
@@ -48,6 +51,11 @@ final class Notifier {
                 let reply = try await connection.call(Self.name, path: Self.path, interface: Self.name,
                                                       method: "Notify", arguments: arguments, timeout: 5)
                 guard let first = reply.first, case .uint32(let id) = first else { return }
+                guard isListed(offerID) else {
+                    _ = try? await connection.call(Self.name, path: Self.path, interface: Self.name,
+                                                   method: "CloseNotification", arguments: [.uint32(id)], timeout: 5)
+                    return
+                }
                 notifications[offerID] = id
                 offers[id] = offerID
             } catch {

@@ -61,7 +61,8 @@ final class OfferList {
     private func scheduleExpiry() {
         GLibSources.cancel(expiryTimer)
         expiryTimer = 0
-        guard let next = offers.values.compactMap(\.summary.expirationDate).min() else { return }
+        guard let next = offers.values.compactMap(\.summary.expirationDate)
+            .filter({ $0.timeIntervalSince1970.isFinite }).min() else { return }
         expiryTimer = GLibSources.once(after: max(0.05, next.timeIntervalSinceNow + 0.05)) { [weak self] in
             self?.expiryTimer = 0
             self?.dropExpired()

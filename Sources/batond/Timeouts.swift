@@ -1,9 +1,12 @@
 /// How long batond waits for each step of a handoff before it gives up with an error.
 ///
-/// Every continuation batond starts ends in exactly one outcome: a step that takes longer
-/// than its timeout fails the continuation with `remoteApplicationTimedOut` (4610), and the
-/// app that was told `willContinue` gets that failure. An app whose service disappears
-/// fails its pending continuation itself (see BatonGtk's `HandoffClient`).
+/// Every continuation batond starts ends in exactly one outcome: a step before delivery that
+/// takes longer than its timeout fails the continuation with `remoteApplicationTimedOut`
+/// (4610), and the app that was told `willContinue` gets that failure. Past delivery the app
+/// has its outcome already; a restore that times out fails only the caller (`baton
+/// continue`). An app whose service disappears fails its pending continuation itself, and
+/// so does one whose activity has not arrived 60 s after `willContinue` (BatonGtk's
+/// `HandoffClient`), which is why `--save-timeout` is at most 50 s.
 struct Timeouts: Sendable {
     /// An app asked to save an activity (`Save`): 5 s.
     var save: Double

@@ -75,7 +75,9 @@ final class NoteApp: BatonApplication, ApplicationDelegate {
         let window = NoteWindow(application: self, activityType: activityType, text: text, fault: fault)
         self.window = window
         window.present()
-        if fault != nil {
+        let ineligible = arguments.contains("--ineligible")
+        if ineligible { window.userActivity?.isEligibleForHandoff = false }
+        if fault != nil || ineligible {
             center.scheduler = IdleScheduler()
             window.userActivity?.becomeCurrent()
             window.userActivity?.needsSave = true

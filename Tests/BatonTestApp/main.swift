@@ -3,7 +3,7 @@ import Foundation
 /// A small Baton app and a desktop-notification server, for the service tests.
 ///
 ///     BatonTestApp app [--app-id ID] [--team T] [--types a,b] [--text T]
-///                      [--fault hang-on-save|exit-on-save|huge] [--restore-delay S] [--unique]
+///                      [--fault hang-on-save|exit-on-save|huge] [--restore-delay S] [--unique] [--ineligible]
 ///     BatonTestApp notification-server --log FILE [--invoke ACTION]
 let arguments = Array(CommandLine.arguments.dropFirst())
 

@@ -21,6 +21,7 @@ final class FaultTests: ServiceTestCase {
             ("Register", ["org.x.App", "", "['a.b']"], "team id"),
             ("Register", ["org.x.App", "org.x", "['']"], "invalid activity type"),
             ("PublishCurrent", ["x", "{'type': <'a.b'>}"], "NotRegistered"),
+            ("PublishCurrent", ["x", "{'type': <'a.b'>, 'a-later-field': <uint64 5>}"], "NotRegistered"),
             ("Continue", ["no-such-id"], "UnknownActivity"),
             ("Fetch", ["no-such-id"], "UnknownActivity"),
             ("AddOffer", ["[byte 1, 2, 3]", "{}"], "MalformedPayload"),
@@ -63,6 +64,25 @@ final class FaultTests: ServiceTestCase {
         XCTAssertTrue(unknown.errorOutput.contains("no activity or offer has the id \"abc\""), unknown.errorOutput)
         XCTAssertNotEqual(try session.baton(["continue"]).status, 0, "an id or --file is required")
         try assertServiceAlive()
+    }
+
+    func testAnActivityNotEligibleForHandoffIsNeitherListedNorContinued() throws {
+        try startNoteApp("private", text: "private", extra: ["--ineligible"], waitForListing: false)
+        var status: [String: Any]?
+        XCTAssertTrue(waitUntil {
+            status = try session.baton(["status", "--json"]).json as? [String: Any]
+            return status?["current"] != nil
+        })
+        let current = try XCTUnwrap(status?["current"] as? [String: Any])
+        XCTAssertEqual(current["eligible"] as? Bool, false)
+        XCTAssertTrue(try activities().isEmpty, "an ineligible activity is not listed")
+        let id = try XCTUnwrap(current["id"] as? String)
+        for command in [["continue", id], ["inspect", id]] {
+            let result = try session.baton(command)
+            XCTAssertEqual(result.status, 1, "\(command)")
+            XCTAssertTrue(result.errorOutput.contains("not eligible for Handoff"), result.errorOutput)
+        }
+        XCTAssertEqual(try session.baton(["inspect"]).status, 0, "the local user may still inspect it")
     }
 
     func testASecondServiceInstanceExitsWithAClearError() throws {
@@ -120,7 +140,7 @@ final class FaultTests: ServiceTestCase {
 
     func testAServiceThatDiesMidContinuationGivesExactlyOneFailure() throws {
         batond.stop()
-        batond = try session.startBatond(["--save-timeout", "60"], name: "batond-slow")
+        batond = try session.startBatond(["--save-timeout", "40"], name: "batond-slow")
         try startNoteApp("origin", text: "in flight", extra: ["--fault", "hang-on-save"])
         let target = try startNoteApp("target", text: "waiting", extra: ["--app-id", "org.baton.Target"])
         let id = try XCTUnwrap(activities().first { $0["title"] as? String == "Note: in flight" }?["id"] as? String)
