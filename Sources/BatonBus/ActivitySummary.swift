@@ -27,6 +27,14 @@ public struct ActivitySummary: Hashable, Sendable {
                   expirationDate: payload.expirationDate)
     }
 
+    /// The summary of an activity.
+    @MainActor
+    public init(_ activity: UserActivity) {
+        self.init(activityType: activity.activityType, title: activity.title,
+                  isEligibleForHandoff: activity.isEligibleForHandoff, webpageURL: activity.webpageURL,
+                  expirationDate: activity.expirationDate)
+    }
+
     /// Whether the expiration date has passed.
     public func isExpired(now: Date = Date()) -> Bool {
         expirationDate.map { $0 <= now } ?? false
@@ -65,7 +73,7 @@ public struct ActivitySummary: Hashable, Sendable {
             isEligibleForHandoff = true
         }
         if let value = record["webpage-url"] {
-            guard let text = value.string, let url = URL(string: text), Self.isWebURL(url) else {
+            guard let text = value.string, let url = URL(string: text), UserActivityPayload.isWebpageURL(url) else {
                 throw ServiceError.invalidArguments("\"webpage-url\" must be an absolute http or https URL")
             }
             webpageURL = url
@@ -85,11 +93,5 @@ public struct ActivitySummary: Hashable, Sendable {
         else {
             throw ServiceError.invalidArguments("invalid activity type \"\(type.prefix(80))\"")
         }
-    }
-
-    /// Whether `url` is an absolute http or https URL with a host.
-    public static func isWebURL(_ url: URL) -> Bool {
-        let scheme = url.scheme?.lowercased()
-        return (scheme == "http" || scheme == "https") && !(url.host ?? "").isEmpty
     }
 }

@@ -11,6 +11,15 @@ public enum XDGDirectories {
     /// `$XDG_CONFIG_HOME`, or `~/.config`: the user's configuration.
     public static var configHome: URL { base("XDG_CONFIG_HOME", default: ".config") }
 
+    /// `$XDG_DATA_DIRS`, or `/usr/local/share` and `/usr/share`: the system's data folders,
+    /// most important first, relative entries left out.
+    public static var dataDirectories: [URL] {
+        let value = ProcessInfo.processInfo.environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? "/usr/local/share:/usr/share"
+        return value.split(separator: ":").filter { $0.hasPrefix("/") }
+            .map { URL(fileURLWithPath: String($0), isDirectory: true) }
+    }
+
     private static func base(_ variable: String, default relative: String) -> URL {
         if let value = ProcessInfo.processInfo.environment[variable], value.hasPrefix("/") {
             return URL(fileURLWithPath: value, isDirectory: true)

@@ -125,7 +125,7 @@ public final class HandoffClient {
     private func publishCurrent() {
         guard isConnected, let connection, let center = application?.center else { return }
         let current = center.currentActivity.flatMap { $0.isValid ? $0 : nil }
-        let next = current.map { (id: activityIDs.id(for: $0), summary: ActivitySummary($0.payloadSummary)) }
+        let next = current.map { (id: activityIDs.id(for: $0), summary: ActivitySummary($0)) }
         guard next?.id != lastPublished?.id || next?.summary != lastPublished?.summary else { return }
         lastPublished = next
         let method = next == nil ? "ResignCurrent" : "PublishCurrent"
@@ -220,14 +220,6 @@ public final class HandoffClient {
         }
         center.reportContinued(activity)
         call.reply()
-    }
-}
-
-extension UserActivity {
-    /// The activity's payload without its `userInfo`: what a summary is made from.
-    fileprivate var payloadSummary: UserActivityPayload {
-        UserActivityPayload(activityType: activityType, title: title, webpageURL: webpageURL,
-                            expirationDate: expirationDate, isEligibleForHandoff: isEligibleForHandoff)
     }
 }
 

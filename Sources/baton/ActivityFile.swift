@@ -51,7 +51,7 @@ struct ActivityFile: Decodable {
         }
         var url: URL?
         if let webpageURL {
-            guard let parsed = URL(string: webpageURL), ActivitySummary.isWebURL(parsed) else {
+            guard let parsed = URL(string: webpageURL), UserActivityPayload.isWebpageURL(parsed) else {
                 throw CommandFailure("invalid activity: webpageURL \"\(webpageURL)\" is not an absolute http or https URL")
             }
             url = parsed

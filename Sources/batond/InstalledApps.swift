@@ -32,11 +32,8 @@ enum InstalledApps {
 
     /// The `applications` folders, most important first.
     static var applicationFolders: [URL] {
-        let environment = ProcessInfo.processInfo.environment
-        let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
-            .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
-        return ([XDGDirectories.dataHome.path] + dataDirs).map {
-            URL(fileURLWithPath: $0, isDirectory: true).appendingPathComponent("applications", isDirectory: true)
+        ([XDGDirectories.dataHome] + XDGDirectories.dataDirectories).map {
+            $0.appendingPathComponent("applications", isDirectory: true)
         }
     }
 

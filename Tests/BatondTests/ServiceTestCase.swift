@@ -29,8 +29,7 @@ class ServiceTestCase: XCTestCase {
     }
 
     func requireDisplay() throws {
-        try XCTSkipUnless(!(ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty,
-                          "no display: run under xvfb-run")
+        try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
     }
 
     /// Starts the note app; waits until its activity is listed unless `waitForListing` is false.
@@ -78,12 +77,7 @@ final class NoteAppProcess {
         traceURL = root.appendingPathComponent("\(name).trace.jsonl")
     }
 
-    var events: [[String: Any]] {
-        guard let data = try? Data(contentsOf: traceURL) else { return [] }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-    }
+    var events: [[String: Any]] { TraceFile.events(at: traceURL) }
 
     /// The names of the trace events, in order.
     var eventNames: [String] { events.compactMap { $0["event"] as? String } }

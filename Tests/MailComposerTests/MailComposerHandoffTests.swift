@@ -92,14 +92,7 @@ final class MailComposerHandoffTests: XCTestCase {
 
         let result = try session.baton(["continue", id])
         XCTAssertEqual(result.status, 0, result.errorOutput)
-        let trace = { () -> [[String: Any]] in
-            guard let data = try? Data(contentsOf: launched.traceURL) else { return [] }
-            return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }
-        }
-        XCTAssertTrue(waitUntil { trace().contains { $0.event == "restored" } })
-        let restored = try XCTUnwrap(trace().first { $0.event == "restored" })
+        let restored = try XCTUnwrap(launched.waitForEvent { $0.event == "restored" })
         XCTAssertEqual(restored.userInfo?["to"] as? String, "bob@example.org")
         XCTAssertEqual(restored.userInfo?["subject"] as? String, "Moving")
         XCTAssertEqual(restored.userInfo?["body"] as? String, "Carry this")

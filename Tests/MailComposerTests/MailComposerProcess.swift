@@ -1,4 +1,5 @@
 import Foundation
+import ServiceFixtures
 import XCTest
 
 /// A MailComposer process under test: its own data, state and trace files, the test's
@@ -30,9 +31,7 @@ final class MailComposerProcess {
 
     /// Skips unless a display, xdotool and the built app are there.
     static func requirements() throws {
-        let environment = ProcessInfo.processInfo.environment
-        try XCTSkipUnless(environment["DISPLAY"].map { !$0.isEmpty } ?? false,
-                          "no display: run under xvfb-run")
+        try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool"), "xdotool is missing")
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: executable.path),
                           "MailComposer is not built: run `swift build --build-tests` first")
@@ -70,27 +69,21 @@ final class MailComposerProcess {
         _ = waitForExit(timeout: 5)
     }
 
-    /// The trace's events so far, each a JSON object, for this process.
+    /// The trace's events so far, each a JSON object: this process's once it was launched
+    /// here, else every event in the file (an instance something else started).
     func events() -> [[String: Any]] {
-        guard let data = try? Data(contentsOf: traceURL) else { return [] }
-        let pid = process.map { Int($0.processIdentifier) }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-                return nil
-            }
-            return (object["pid"] as? Int) == pid ? object : nil
-        }
+        TraceFile.events(at: traceURL, pid: process?.processIdentifier)
     }
 
     /// Waits until an event satisfies `predicate`; returns it.
     @discardableResult
     func waitForEvent(timeout: TimeInterval = 10, _ predicate: ([String: Any]) -> Bool) -> [String: Any]? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let event = events().first(where: predicate) { return event }
-            usleep(20_000)
+        var found: [String: Any]?
+        waitUntil(timeout: timeout) {
+            found = events().first(where: predicate)
+            return found != nil
         }
-        return nil
+        return found
     }
 
     /// Runs xdotool with `arguments`; returns its output.

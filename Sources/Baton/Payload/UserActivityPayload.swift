@@ -43,12 +43,15 @@ public struct UserActivityPayload: Hashable, Sendable {
         self.supportsContinuationStreams = supportsContinuationStreams
     }
 
-    /// Throws unless `url` is an absolute http or https URL with a host.
-    static func validateWebpageURL(_ url: URL) throws {
+    /// Whether `url` may be an activity's webpage URL: an absolute http or https URL with a host.
+    public static func isWebpageURL(_ url: URL) -> Bool {
         let scheme = url.scheme?.lowercased()
-        guard scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
-            throw UserActivityError.invalidWebpageURL(url.absoluteString)
-        }
+        return (scheme == "http" || scheme == "https") && !(url.host ?? "").isEmpty
+    }
+
+    /// Throws unless ``isWebpageURL(_:)`` holds for `url`.
+    static func validateWebpageURL(_ url: URL) throws {
+        guard isWebpageURL(url) else { throw UserActivityError.invalidWebpageURL(url.absoluteString) }
     }
 }
 
