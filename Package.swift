@@ -15,6 +15,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         .target(name: "Baton"),
@@ -40,6 +43,15 @@ let package = Package(
             ]
         ),
         .target(
+            name: "BatonPeer",
+            dependencies: [
+                "Baton", "BatonGLib", "BatonBus", "CGLib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        .target(
             name: "BatonGtk",
             dependencies: [
                 "Baton", "BatonGLib", "BatonBus", "CGLib", "CGtk", "CBatonGtk",
@@ -49,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "batond",
             dependencies: [
-                "Baton", "BatonGLib", "BatonBus", "CGLib",
+                "Baton", "BatonGLib", "BatonBus", "BatonPeer", "CGLib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -87,6 +99,7 @@ let package = Package(
         ),
         .target(name: "ServiceFixtures", path: "Tests/ServiceFixtures"),
         .testTarget(name: "BatondTests", dependencies: ["ServiceFixtures"]),
+        .testTarget(name: "BatonPeerTests", dependencies: ["BatonPeer", "BatonGLib", "BatonBus", "Baton"]),
         .executableTarget(
             name: "BatonGtkHarness",
             dependencies: ["Baton", "BatonGtk", "CGtk"],

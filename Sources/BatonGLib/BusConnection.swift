@@ -22,8 +22,20 @@ public final class BusConnection {
     ///
     /// - Throws: ``BusError/failed(_:)`` when there is no session bus.
     public static func session() throws -> BusConnection {
+        try connect(G_BUS_TYPE_SESSION)
+    }
+
+    /// The system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket): where
+    /// avahi-daemon and other system services live.
+    ///
+    /// - Throws: ``BusError/failed(_:)`` when there is no system bus.
+    public static func system() throws -> BusConnection {
+        try connect(G_BUS_TYPE_SYSTEM)
+    }
+
+    private static func connect(_ type: GBusType) throws -> BusConnection {
         var error: UnsafeMutablePointer<GError>?
-        guard let raw = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+        guard let raw = g_bus_get_sync(type, nil, &error) else {
             throw BusError(taking: error)
         }
         g_dbus_connection_set_exit_on_close(raw, 0)

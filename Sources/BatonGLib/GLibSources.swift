@@ -22,6 +22,13 @@ package enum GLibSources {
         return g_timeout_add_seconds_full(G_PRIORITY_DEFAULT_IDLE, seconds, trampoline, box, release)
     }
 
+    /// Runs `body` every `milliseconds` milliseconds. Returns the source id.
+    @discardableResult
+    package static func every(milliseconds: UInt32, _ body: @escaping @MainActor () -> Void) -> guint {
+        let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
+        return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, trampoline, box, release)
+    }
+
     /// Runs `body` each time the process receives the Unix signal `signal`.
     @discardableResult
     package static func onUnixSignal(_ signal: Int32, _ body: @escaping @MainActor () -> Void) -> guint {

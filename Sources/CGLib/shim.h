@@ -26,6 +26,25 @@ static inline const GVariantType *baton_variant_type_byte(void) { return G_VARIA
 static inline GQuark baton_io_error_quark(void) { return G_IO_ERROR; }
 static inline GQuark baton_dbus_error_quark(void) { return G_DBUS_ERROR; }
 
+// TLS for peer links: certificates are pinned by batond after the handshake, so the
+// handshake itself accepts any certificate (trust on first use) and requires one from clients.
+static inline GByteArray *baton_tls_certificate_der(GTlsCertificate *certificate) {
+    GByteArray *der = NULL;
+    g_object_get(certificate, "certificate", &der, NULL);
+    return der;
+}
+static inline gboolean baton_tls_accept_any(GTlsConnection *connection, GTlsCertificate *peer,
+                                            GTlsCertificateFlags errors, gpointer data) {
+    return TRUE;
+}
+static inline void baton_tls_pin_after_handshake(GIOStream *connection) {
+    g_tls_connection_set_database(G_TLS_CONNECTION(connection), NULL);
+    g_signal_connect(connection, "accept-certificate", G_CALLBACK(baton_tls_accept_any), NULL);
+}
+static inline void baton_tls_require_client_certificate(GIOStream *connection) {
+    g_object_set(connection, "authentication-mode", G_TLS_AUTHENTICATION_REQUIRED, NULL);
+}
+
 // libdispatch's main-queue hooks, exported by libdispatch on Linux for run-loop integration.
 extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *message);

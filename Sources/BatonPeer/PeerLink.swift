@@ -1,0 +1,205 @@
+import BatonGLib
+import CGLib
+import Foundation
+
+/// One TLS link to another device, carrying ``PeerMessage`` frames both ways.
+///
+/// Made by ``PeerTLS`` once the TLS 1.3 handshake is done, both sides having shown a
+/// certificate; whether that certificate is trusted is the owner's decision (pairing and
+/// pinning live in batond). Reads and writes run on the GLib main loop. The link answers
+/// pings itself, sends one after ``keepalive`` seconds of quiet and closes when nothing at
+/// all arrived for three times that. Any bytes that are not a frame of this protocol close it.
+@MainActor
+public final class PeerLink {
+    /// The peer's certificate, DER: what a paired device pins.
+    public let peerCertificateDER: [UInt8]
+    /// The peer's public key, DER `SubjectPublicKeyInfo`: input to the verification code.
+    public let peerPublicKeyInfo: [UInt8]
+    /// The device id of the peer's certificate.
+    public let peerDeviceID: String
+    /// Whether this side dialed.
+    public let isOutgoing: Bool
+    /// The peer's address, as `HOST:PORT`.
+    public let remoteAddress: String
+    /// The peer's IP address, without port.
+    public let remoteHost: String
+    /// Runs with each message from the peer, keepalives left out.
+    public var onMessage: (PeerMessage) -> Void = { _ in }
+    /// Runs once, with the reason, when the link closes for any reason but ``close(_:)``.
+    public var onClose: (String) -> Void = { _ in }
+    public private(set) var isOpen = true
+    /// Seconds of quiet before a ping; the link closes after three times that.
+    public let keepalive: Double
+
+    private let stream: UnsafeMutablePointer<GIOStream>
+    private let socketConnection: UnsafeMutablePointer<GSocketConnection>
+    private let cancellable: UnsafeMutablePointer<GCancellable>
+    private let readBuffer: UnsafeMutableRawPointer
+    private static let readBufferSize = 64 * 1024
+    private var reader = FrameReader()
+    private var outgoing: [UInt8] = []
+    private var isWriting = false
+    private var lastHeard = Date()
+    private var lastSent = Date()
+    private var keepaliveTimer: guint = 0
+
+    init(stream: UnsafeMutablePointer<GIOStream>, socketConnection: UnsafeMutablePointer<GSocketConnection>,
+         peerCertificateDER: [UInt8], isOutgoing: Bool, keepalive: Double) throws {
+        self.peerCertificateDER = peerCertificateDER
+        peerPublicKeyInfo = try PeerCertificate.publicKeyInfo(ofCertificate: peerCertificateDER)
+        peerDeviceID = PeerCertificate.deviceID(publicKeyInfo: peerPublicKeyInfo)
+        self.stream = stream
+        self.socketConnection = socketConnection
+        self.isOutgoing = isOutgoing
+        self.keepalive = keepalive
+        (remoteHost, remoteAddress) = Self.remote(of: socketConnection)
+        cancellable = g_cancellable_new()
+        readBuffer = UnsafeMutableRawPointer.allocate(byteCount: Self.readBufferSize, alignment: 8)
+        g_object_ref(UnsafeMutableRawPointer(stream))
+        g_object_ref(UnsafeMutableRawPointer(socketConnection))
+    }
+
+    isolated deinit {
+        GLibSources.cancel(keepaliveTimer)
+        g_object_unref(UnsafeMutableRawPointer(cancellable))
+        g_object_unref(UnsafeMutableRawPointer(stream))
+        g_object_unref(UnsafeMutableRawPointer(socketConnection))
+        readBuffer.deallocate()
+    }
+
+    /// Starts reading and the keepalive; called once the owner has set its handlers.
+    public func start() {
+        guard isOpen else { return }
+        readNext()
+        let interval = max(0.05, keepalive / 2)
+        keepaliveTimer = GLibSources.every(milliseconds: UInt32(interval * 1000)) { [weak self] in
+            self?.checkKeepalive()
+        }
+    }
+
+    /// Queues a message; messages go out in order.
+    public func send(_ message: PeerMessage) {
+        send(frame: message.frame)
+    }
+
+    /// Queues raw bytes: for tests of how the far side treats bytes that are not frames.
+    public func send(frame bytes: [UInt8]) {
+        guard isOpen else { return }
+        outgoing += bytes
+        lastSent = Date()
+        writeNext()
+    }
+
+    /// Closes the link now; ``onClose`` does not run.
+    public func close(_ reason: String) {
+        guard isOpen else { return }
+        isOpen = false
+        GLibSources.cancel(keepaliveTimer)
+        keepaliveTimer = 0
+        g_cancellable_cancel(cancellable)
+        var error: UnsafeMutablePointer<GError>?
+        if g_socket_close(g_socket_connection_get_socket(socketConnection), &error) == 0 {
+            g_clear_error(&error)
+        }
+    }
+
+    private func fail(_ reason: String) {
+        guard isOpen else { return }
+        close(reason)
+        onClose(reason)
+    }
+
+    private func readNext() {
+        guard isOpen else { return }
+        let box = Unmanaged.passRetained(self).toOpaque()
+        g_input_stream_read_async(g_io_stream_get_input_stream(stream), readBuffer, gsize(Self.readBufferSize),
+                                  G_PRIORITY_DEFAULT, cancellable, { source, result, data in
+            guard let data else { return }
+            let link = Unmanaged<PeerLink>.fromOpaque(data).takeRetainedValue()
+            var error: UnsafeMutablePointer<GError>?
+            let count = g_input_stream_read_finish(UnsafeMutablePointer(OpaquePointer(source)), result, &error)
+            let message = error.map { String(cString: $0.pointee.message) }
+            g_clear_error(&error)
+            MainActor.assumeIsolated { link.didRead(count, error: message) }
+        }, box)
+    }
+
+    private func didRead(_ count: Int, error: String?) {
+        guard isOpen else { return }
+        if let error { return fail("read failed: \(error)") }
+        guard count > 0 else { return fail("the peer closed the link") }
+        lastHeard = Date()
+        reader.append(UnsafeRawBufferPointer(start: readBuffer, count: count))
+        do {
+            while isOpen, let frame = try reader.next() {
+                let message = try PeerMessage(kind: frame.kind, body: frame.body)
+                switch message {
+                case .ping: send(.pong)
+                case .pong: break
+                default: onMessage(message)
+                }
+            }
+        } catch {
+            return fail("protocol error: \(error)")
+        }
+        readNext()
+    }
+
+    private func writeNext() {
+        guard isOpen, !isWriting, !outgoing.isEmpty else { return }
+        isWriting = true
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: outgoing.count, alignment: 1)
+        buffer.copyBytes(from: outgoing)
+        outgoing.removeAll(keepingCapacity: true)
+        let box = Unmanaged.passRetained(WriteBox(link: self, buffer: buffer)).toOpaque()
+        g_output_stream_write_all_async(g_io_stream_get_output_stream(stream), buffer.baseAddress, gsize(buffer.count),
+                                        G_PRIORITY_DEFAULT, cancellable, { source, result, data in
+            guard let data else { return }
+            let box = Unmanaged<WriteBox>.fromOpaque(data).takeRetainedValue()
+            var error: UnsafeMutablePointer<GError>?
+            let ok = g_output_stream_write_all_finish(UnsafeMutablePointer(OpaquePointer(source)), result, nil, &error)
+            let message = error.map { String(cString: $0.pointee.message) }
+            g_clear_error(&error)
+            box.buffer.deallocate()
+            MainActor.assumeIsolated { box.link.didWrite(ok != 0 ? nil : message ?? "write failed") }
+        }, box)
+    }
+
+    private func didWrite(_ error: String?) {
+        isWriting = false
+        if let error { return fail("write failed: \(error)") }
+        writeNext()
+    }
+
+    private func checkKeepalive() {
+        let quiet = Date().timeIntervalSince(lastHeard)
+        if quiet > keepalive * 3 {
+            fail("no word from the peer for \(Int(quiet)) s")
+        } else if quiet >= keepalive, Date().timeIntervalSince(lastSent) >= keepalive / 2 {
+            send(.ping)
+        }
+    }
+
+    private static func remote(of connection: UnsafeMutablePointer<GSocketConnection>) -> (host: String, address: String) {
+        guard let address = g_socket_connection_get_remote_address(connection, nil) else { return ("", "") }
+        defer { g_object_unref(UnsafeMutableRawPointer(address)) }
+        let inet = UnsafeMutablePointer<GInetSocketAddress>(OpaquePointer(address))
+        guard let inetAddress = g_inet_socket_address_get_address(inet),
+              let text = g_inet_address_to_string(inetAddress) else { return ("", "") }
+        defer { g_free(text) }
+        let host = String(cString: text)
+        let port = g_inet_socket_address_get_port(inet)
+        return (host, host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
+    }
+}
+
+/// A write in flight: the link and the bytes GLib reads until it calls back.
+private final class WriteBox {
+    let link: PeerLink
+    let buffer: UnsafeMutableRawBufferPointer
+
+    init(link: PeerLink, buffer: UnsafeMutableRawBufferPointer) {
+        self.link = link
+        self.buffer = buffer
+    }
+}

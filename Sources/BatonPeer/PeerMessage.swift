@@ -1,0 +1,211 @@
+import Baton
+import BatonBus
+import BatonGLib
+
+/// What a device first says on a link, before anything else.
+public struct PeerHello: Hashable, Sendable {
+    /// The sender's device id: it must be the id of the certificate it presented.
+    public var deviceID: String
+    public var name: String
+    /// The port the sender listens on, so the receiver can dial it back later; 0 if none.
+    public var port: UInt32
+
+    public init(deviceID: String, name: String, port: UInt32) {
+        self.deviceID = deviceID
+        self.name = name
+        self.port = port
+    }
+}
+
+/// A current activity as one device offers it to its paired peers: never the userInfo.
+public struct PeerOffer: Hashable, Sendable {
+    /// The id the origin lists the activity under.
+    public var id: String
+    public var summary: ActivitySummary
+    public var appID: String
+    public var teamID: String
+
+    public init(id: String, summary: ActivitySummary, appID: String, teamID: String) {
+        self.id = id
+        self.summary = summary
+        self.appID = appID
+        self.teamID = teamID
+    }
+}
+
+/// The messages of Baton's peer protocol, one per frame.
+///
+/// A frame's kind says which message it holds; its body is an `a{sv}` record in GVariant's
+/// serialized form, with the same fields as the D-Bus API's records. Before pairing, only
+/// `hello`, the pairing messages and keepalives are accepted.
+public enum PeerMessage: Hashable, Sendable {
+    case hello(PeerHello)
+    /// The sender asks to pair; both sides now show the verification code.
+    case pairRequest
+    /// The sender's user confirmed the verification code.
+    case pairConfirm
+    /// The sender gave up pairing (wrong code, timeout, or the user declined).
+    case pairCancel(reason: String)
+    /// The sender forgot the receiver.
+    case unpair
+    /// The sender's offers now: each replaces all earlier ones, so a missing offer is withdrawn.
+    case offers([PeerOffer])
+    /// A request for the payload of an offered activity.
+    case fetch(request: UInt32, activityID: String)
+    /// The encoded activity a `fetch` asked for.
+    case payload(request: UInt32, bytes: [UInt8])
+    /// Why a `fetch` failed.
+    case failure(request: UInt32, UserActivityError)
+    /// The receiver's offer `activityID` was continued on the sender.
+    case continued(activityID: String)
+    case ping
+    case pong
+
+    /// The most offers one device sends at once.
+    public static let maximumOffers = 64
+
+    private enum Kind: UInt8 {
+        case hello = 1, pairRequest, pairConfirm, pairCancel, unpair, offers, fetch, payload, failure, continued,
+             ping, pong
+    }
+
+    private var kind: Kind {
+        switch self {
+        case .hello: .hello
+        case .pairRequest: .pairRequest
+        case .pairConfirm: .pairConfirm
+        case .pairCancel: .pairCancel
+        case .unpair: .unpair
+        case .offers: .offers
+        case .fetch: .fetch
+        case .payload: .payload
+        case .failure: .failure
+        case .continued: .continued
+        case .ping: .ping
+        case .pong: .pong
+        }
+    }
+
+    /// Whether a peer that is not paired may send it.
+    public var isAllowedBeforePairing: Bool {
+        switch self {
+        case .hello, .pairRequest, .pairConfirm, .pairCancel, .unpair, .ping, .pong: true
+        case .offers, .fetch, .payload, .failure, .continued: false
+        }
+    }
+
+    /// The message as one frame.
+    public var frame: [UInt8] {
+        PeerFrame.encode(kind: kind.rawValue, body: BusValue.serialize(record: record))
+    }
+
+    private var record: [String: BusValue] {
+        switch self {
+        case .hello(let hello):
+            return ["id": .string(hello.deviceID), "name": .string(hello.name), "port": .uint32(hello.port)]
+        case .pairRequest, .pairConfirm, .unpair, .ping, .pong:
+            return [:]
+        case .pairCancel(let reason):
+            return ["reason": .string(reason)]
+        case .offers(let offers):
+            return ["offers": .dictionaries(offers.map { offer in
+                var record = offer.summary.record
+                record["id"] = .string(offer.id)
+                record["app-id"] = .string(offer.appID)
+                record["team-id"] = .string(offer.teamID)
+                return record
+            })]
+        case .fetch(let request, let activityID):
+            return ["request": .uint32(request), "id": .string(activityID)]
+        case .payload(let request, let bytes):
+            return ["request": .uint32(request), "payload": .bytes(bytes)]
+        case .failure(let request, let error):
+            return ["request": .uint32(request), "error": .dictionary(error.record)]
+        case .continued(let activityID):
+            return ["id": .string(activityID)]
+        }
+    }
+
+    /// Reads a frame's message, checking every field.
+    ///
+    /// - Throws: ``PeerProtocolError`` for an unknown kind or a missing or bad field.
+    public init(kind rawKind: UInt8, body: [UInt8]) throws {
+        guard let kind = Kind(rawValue: rawKind) else { throw PeerProtocolError("unknown message kind \(rawKind)") }
+        let record: [String: BusValue]
+        do {
+            record = try BusValue.deserialize(record: body)
+        } catch {
+            throw PeerProtocolError("\(kind) message: \(error)")
+        }
+        let fields = Fields(kind: "\(kind)", record: record)
+        switch kind {
+        case .hello:
+            self = .hello(PeerHello(deviceID: try fields.identifier("id"), name: try fields.text("name", limit: 255),
+                                    port: try fields.uint32("port")))
+        case .pairRequest: self = .pairRequest
+        case .pairConfirm: self = .pairConfirm
+        case .pairCancel: self = .pairCancel(reason: try fields.text("reason", limit: 1024))
+        case .unpair: self = .unpair
+        case .offers:
+            guard let records = record["offers"]?.dictionaries, records.count <= Self.maximumOffers else {
+                throw PeerProtocolError("offers message: \"offers\" must be a list of at most \(Self.maximumOffers)")
+            }
+            self = .offers(try records.map { offer in
+                let offerFields = Fields(kind: "offer", record: offer)
+                let summary: ActivitySummary
+                do {
+                    summary = try ActivitySummary(record: offer)
+                } catch {
+                    throw PeerProtocolError("offer: \(error)")
+                }
+                return PeerOffer(id: try offerFields.identifier("id"), summary: summary,
+                                 appID: try offerFields.text("app-id", limit: 255),
+                                 teamID: try offerFields.text("team-id", limit: 255))
+            })
+        case .fetch:
+            self = .fetch(request: try fields.uint32("request"), activityID: try fields.identifier("id"))
+        case .payload:
+            guard let bytes = record["payload"]?.bytes else {
+                throw PeerProtocolError("payload message: no \"payload\" bytes")
+            }
+            self = .payload(request: try fields.uint32("request"), bytes: bytes)
+        case .failure:
+            guard let error = record["error"]?.dictionary, error["code"]?.integer != nil else {
+                throw PeerProtocolError("failure message: no \"error\" record with a code")
+            }
+            self = .failure(request: try fields.uint32("request"), UserActivityError(record: error))
+        case .continued: self = .continued(activityID: try fields.identifier("id"))
+        case .ping: self = .ping
+        case .pong: self = .pong
+        }
+    }
+
+    /// Reads a message's fields, naming the message and field in each error.
+    private struct Fields {
+        let kind: String
+        let record: [String: BusValue]
+
+        func text(_ key: String, limit: Int) throws -> String {
+            guard let value = record[key]?.string, value.utf8.count <= limit,
+                  !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw PeerProtocolError("\(kind) message: \"\(key)\" must be printable text of at most \(limit) bytes")
+            }
+            return value
+        }
+
+        func identifier(_ key: String) throws -> String {
+            let value = try text(key, limit: 64)
+            guard !value.isEmpty, value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                throw PeerProtocolError("\(kind) message: \"\(key)\" must be 1 to 64 letters, digits or dashes")
+            }
+            return value
+        }
+
+        func uint32(_ key: String) throws -> UInt32 {
+            guard case .uint32(let value)? = record[key] else {
+                throw PeerProtocolError("\(kind) message: \"\(key)\" must be a uint32")
+            }
+            return value
+        }
+    }
+}

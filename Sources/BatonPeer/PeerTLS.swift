@@ -1,0 +1,216 @@
+import BatonGLib
+import CGLib
+import Foundation
+
+/// Why a link could not be made.
+public struct LinkError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let reason: String
+
+    public init(_ reason: String) {
+        self.reason = reason
+    }
+
+    init(taking error: UnsafeMutablePointer<GError>?, _ what: String) {
+        var error = error
+        reason = "\(what): \(error.map { String(cString: $0.pointee.message) } ?? "unknown error")"
+        g_clear_error(&error)
+    }
+
+    public var description: String { reason }
+}
+
+/// Makes ``PeerLink``s: mutual TLS 1.3 over TCP with GIO's `GTlsConnection`
+/// (glib-networking), this device presenting its identity certificate.
+///
+/// Either side must show a certificate, and any certificate is accepted during the
+/// handshake: the handshake proves the peer holds the certificate's key, and batond decides
+/// afterwards, by its pins, what the peer may see. A link that does not reach TLS 1.3 is
+/// refused.
+@MainActor
+public final class PeerTLS {
+    private let certificate: UnsafeMutablePointer<GTlsCertificate>
+    /// Seconds allowed for TCP connect plus handshake.
+    public var handshakeTimeout: Double = 10
+    /// The ``PeerLink/keepalive`` of links made here.
+    public var keepalive: Double = 10
+
+    /// - Throws: ``LinkError`` when GIO cannot read the identity or has no TLS backend
+    ///   (install glib-networking).
+    public init(identity: DeviceIdentity) throws {
+        guard g_tls_backend_supports_tls(g_tls_backend_get_default()) != 0 else {
+            throw LinkError("GIO has no TLS backend: install glib-networking")
+        }
+        var error: UnsafeMutablePointer<GError>?
+        guard let certificate = g_tls_certificate_new_from_pem(identity.pem, -1, &error) else {
+            throw LinkError(taking: error, "the identity certificate")
+        }
+        self.certificate = certificate
+    }
+
+    isolated deinit {
+        g_object_unref(UnsafeMutableRawPointer(certificate))
+    }
+
+    /// Dials `address` (`HOST:PORT`) and completes the handshake.
+    ///
+    /// - Throws: ``LinkError``.
+    public func connect(to address: String) async throws -> PeerLink {
+        let client = g_socket_client_new()
+        defer { g_object_unref(UnsafeMutableRawPointer(client)) }
+        g_socket_client_set_timeout(client, guint(max(1, handshakeTimeout.rounded(.up))))
+        let cancellable = g_cancellable_new()
+        defer { g_object_unref(UnsafeMutableRawPointer(cancellable)) }
+        let handle: UInt = try await withCheckedThrowingContinuation { continuation in
+            let box = Unmanaged.passRetained(Pending(continuation)).toOpaque()
+            g_socket_client_connect_to_host_async(client, address, 0, cancellable, { source, result, data in
+                guard let data else { return }
+                let pending = Unmanaged<Pending<UInt>>.fromOpaque(data).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                if let connection = g_socket_client_connect_to_host_finish(
+                    UnsafeMutablePointer(OpaquePointer(source)), result, &error) {
+                    pending.continuation.resume(returning: UInt(bitPattern: connection))
+                } else {
+                    pending.continuation.resume(throwing: LinkError(taking: error, "cannot connect"))
+                }
+            }, box)
+        }
+        guard let connection = UnsafeMutablePointer<GSocketConnection>(bitPattern: handle) else {
+            throw LinkError("cannot connect to \(address)")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        var error: UnsafeMutablePointer<GError>?
+        guard let tls = g_tls_client_connection_new(UnsafeMutablePointer(OpaquePointer(connection)), nil, &error) else {
+            throw LinkError(taking: error, "TLS")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(tls)) }
+        let stream = UnsafeMutablePointer<GIOStream>(OpaquePointer(tls))
+        g_tls_connection_set_certificate(UnsafeMutablePointer(OpaquePointer(tls)), certificate)
+        baton_tls_pin_after_handshake(stream)
+        return try await handshake(stream, connection, isOutgoing: true)
+    }
+
+    /// Runs the server side of the handshake on a connection a ``PeerListener`` accepted,
+    /// taking over the listener's reference to it.
+    ///
+    /// - Throws: ``LinkError``.
+    public func accept(_ connection: UnsafeMutablePointer<GSocketConnection>) async throws -> PeerLink {
+        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        var error: UnsafeMutablePointer<GError>?
+        guard let tls = g_tls_server_connection_new(UnsafeMutablePointer(OpaquePointer(connection)), certificate, &error)
+        else { throw LinkError(taking: error, "TLS") }
+        defer { g_object_unref(UnsafeMutableRawPointer(tls)) }
+        let stream = UnsafeMutablePointer<GIOStream>(OpaquePointer(tls))
+        baton_tls_require_client_certificate(stream)
+        baton_tls_pin_after_handshake(stream)
+        return try await handshake(stream, connection, isOutgoing: false)
+    }
+
+    private func handshake(_ stream: UnsafeMutablePointer<GIOStream>,
+                           _ connection: UnsafeMutablePointer<GSocketConnection>, isOutgoing: Bool) async throws -> PeerLink {
+        let tls = UnsafeMutablePointer<GTlsConnection>(OpaquePointer(stream))
+        let cancellable = g_cancellable_new()
+        defer { g_object_unref(UnsafeMutableRawPointer(cancellable)) }
+        let timer = GLibSources.once(after: handshakeTimeout) { g_cancellable_cancel(cancellable) }
+        defer { GLibSources.cancel(timer) }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let box = Unmanaged.passRetained(Pending(continuation)).toOpaque()
+            g_tls_connection_handshake_async(tls, G_PRIORITY_DEFAULT, cancellable, { source, result, data in
+                guard let data else { return }
+                let pending = Unmanaged<Pending<Void>>.fromOpaque(data).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                if g_tls_connection_handshake_finish(UnsafeMutablePointer(OpaquePointer(source)), result, &error) != 0 {
+                    pending.continuation.resume()
+                } else {
+                    pending.continuation.resume(throwing: LinkError(taking: error, "TLS handshake"))
+                }
+            }, box)
+        }
+        guard g_tls_connection_get_protocol_version(tls) == G_TLS_PROTOCOL_VERSION_TLS_1_3 else {
+            throw LinkError("the peer did not speak TLS 1.3")
+        }
+        guard let peer = g_tls_connection_get_peer_certificate(tls), let der = baton_tls_certificate_der(peer) else {
+            throw LinkError("the peer showed no certificate")
+        }
+        defer { g_byte_array_unref(der) }
+        let bytes = Array(UnsafeBufferPointer(start: der.pointee.data, count: Int(der.pointee.len)))
+        do {
+            return try PeerLink(stream: stream, socketConnection: connection, peerCertificateDER: bytes,
+                                isOutgoing: isOutgoing, keepalive: keepalive)
+        } catch {
+            throw LinkError("the peer's certificate: \(error)")
+        }
+    }
+}
+
+/// A listening TCP socket for peers (`GSocketService`): each accepted connection is handed
+/// to ``onConnection``, on the main loop.
+@MainActor
+public final class PeerListener {
+    private let service: UnsafeMutablePointer<GSocketService>
+    /// The address it listens on, the port filled in when 0 was asked for.
+    public let host: String
+    public let port: UInt16
+    /// Runs with each accepted connection, and a reference to it that
+    /// ``PeerTLS/accept(_:)`` takes over.
+    public var onConnection: (UnsafeMutablePointer<GSocketConnection>) -> Void = { _ in }
+
+    /// Listens on `host:port`; port 0 picks a free one.
+    ///
+    /// - Throws: ``LinkError`` for an address that is not an IP address, or a port in use.
+    public init(host: String, port: UInt16) throws {
+        guard let address = g_inet_socket_address_new_from_string(host, guint(port)) else {
+            throw LinkError("\(host) is not an IP address")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(address)) }
+        service = g_socket_service_new()
+        var effective: UnsafeMutablePointer<GSocketAddress>?
+        var error: UnsafeMutablePointer<GError>?
+        let listener = UnsafeMutablePointer<GSocketListener>(OpaquePointer(service))
+        guard g_socket_listener_add_address(listener, UnsafeMutablePointer(OpaquePointer(address)),
+                                            G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, nil, &effective, &error) != 0
+        else {
+            g_object_unref(UnsafeMutableRawPointer(service))
+            throw LinkError(taking: error, "cannot listen on \(host):\(port)")
+        }
+        if let effective {
+            self.port = UInt16(g_inet_socket_address_get_port(UnsafeMutablePointer(OpaquePointer(effective))))
+            g_object_unref(UnsafeMutableRawPointer(effective))
+        } else {
+            self.port = port
+        }
+        self.host = host
+        let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?) -> gboolean = { _, connection, _, data in
+            guard let data, let connection else { return 0 }
+            let listener = Unmanaged<PeerListener>.fromOpaque(data).takeUnretainedValue()
+            g_object_ref(connection)
+            MainActor.assumeIsolated {
+                listener.onConnection(UnsafeMutablePointer(OpaquePointer(connection)))
+            }
+            return 1
+        }
+        baton_signal_connect(UnsafeMutableRawPointer(service), "incoming",
+                             unsafeBitCast(trampoline, to: GCallback.self),
+                             Unmanaged.passUnretained(self).toOpaque(), nil)
+        g_socket_service_start(service)
+    }
+
+    isolated deinit {
+        g_socket_service_stop(service)
+        g_socket_listener_close(UnsafeMutablePointer(OpaquePointer(service)))
+        g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(service), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
+                                             Unmanaged.passUnretained(self).toOpaque())
+        g_object_unref(UnsafeMutableRawPointer(service))
+    }
+
+    /// `HOST:PORT`, with brackets around an IPv6 host.
+    public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
+/// The continuation of one GIO asynchronous call, resumed once by its callback.
+private final class Pending<T> {
+    let continuation: CheckedContinuation<T, any Error>
+
+    init(_ continuation: CheckedContinuation<T, any Error>) {
+        self.continuation = continuation
+    }
+}

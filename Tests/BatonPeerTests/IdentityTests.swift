@@ -1,0 +1,73 @@
+import BatonPeer
+import Foundation
+import XCTest
+
+final class IdentityTests: XCTestCase {
+    private func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("baton-identity-\(UUID())")
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url.appendingPathComponent("config/baton")
+    }
+
+    private func permissions(_ url: URL) throws -> Int {
+        try (FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    func testMadeOnceKeptPrivateAndStable() throws {
+        let directory = try temporaryDirectory()
+        let (first, created) = try DeviceIdentity.loadOrCreate(in: directory)
+        XCTAssertTrue(created)
+        let file = directory.appendingPathComponent(DeviceIdentity.fileName)
+        XCTAssertEqual(try permissions(file), 0o600)
+        XCTAssertEqual(try permissions(directory), 0o700)
+        XCTAssertEqual(first.deviceID.count, 32)
+        XCTAssertTrue(first.deviceID.allSatisfy(\.isHexDigit))
+        let (second, createdAgain) = try DeviceIdentity.loadOrCreate(in: directory)
+        XCTAssertFalse(createdAgain)
+        XCTAssertEqual(second.deviceID, first.deviceID)
+        XCTAssertEqual(second.certificateDER, first.certificateDER)
+        XCTAssertEqual(try PeerCertificate.publicKeyInfo(ofCertificate: first.certificateDER), first.publicKeyInfo)
+        XCTAssertNotEqual(try DeviceIdentity.generate().deviceID, first.deviceID)
+    }
+
+    func testAWidenedFileIsMadePrivateAgain() throws {
+        let directory = try temporaryDirectory()
+        _ = try DeviceIdentity.loadOrCreate(in: directory)
+        let file = directory.appendingPathComponent(DeviceIdentity.fileName)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+        _ = try DeviceIdentity.loadOrCreate(in: directory)
+        XCTAssertEqual(try permissions(file), 0o600)
+    }
+
+    func testADamagedIdentityIsAnErrorAndIsNotReplaced() throws {
+        let directory = try temporaryDirectory()
+        try PrivateFiles.makeDirectory(directory)
+        let file = directory.appendingPathComponent(DeviceIdentity.fileName)
+        try Data("-----BEGIN CERTIFICATE-----\nnot base64\n".utf8).write(to: file)
+        XCTAssertThrowsError(try DeviceIdentity.loadOrCreate(in: directory)) { error in
+            XCTAssertTrue("\(error)".contains(file.path), "\(error)")
+        }
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "-----BEGIN CERTIFICATE-----\nnot base64\n")
+    }
+
+    func testAKeyWithSomeoneElsesCertificateIsRefused() throws {
+        let mine = try DeviceIdentity.generate()
+        let theirs = try DeviceIdentity.generate()
+        let key = mine.pem.components(separatedBy: "-----BEGIN CERTIFICATE-----")[0]
+        let certificate = "-----BEGIN CERTIFICATE-----" + theirs.pem.components(separatedBy: "-----BEGIN CERTIFICATE-----")[1]
+        XCTAssertThrowsError(try DeviceIdentity(pem: key + certificate))
+    }
+
+    func testVerificationCodeIsSharedAndKeyBound() throws {
+        let a = try DeviceIdentity.generate()
+        let b = try DeviceIdentity.generate()
+        let c = try DeviceIdentity.generate()
+        let code = VerificationCode.make(a.publicKeyInfo, b.publicKeyInfo)
+        XCTAssertEqual(code, VerificationCode.make(b.publicKeyInfo, a.publicKeyInfo))
+        XCTAssertEqual(code.count, 6)
+        XCTAssertTrue(code.allSatisfy(\.isNumber))
+        XCTAssertNotEqual(code, VerificationCode.make(a.publicKeyInfo, c.publicKeyInfo))
+        XCTAssertTrue(VerificationCode.matches(code.prefix(3) + " " + code.suffix(3), code))
+        XCTAssertFalse(VerificationCode.matches("000000" == code ? "000001" : "000000", code))
+    }
+}

@@ -1,0 +1,40 @@
+import CGLib
+import Foundation
+
+/// Runs the GLib main context and the main actor's queue together until `condition` holds.
+@MainActor
+func pumpMainLoop(timeout: Double = 10, until condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        guard Date() < deadline else { return false }
+        if g_main_context_iteration(nil, 0) == 0 {
+            try? await Task.sleep(nanoseconds: 1_000_000)
+        } else {
+            await Task.yield()
+        }
+    }
+    return true
+}
+
+/// The result of async work started on the main actor, collected while the loop is pumped.
+@MainActor
+final class Outcome<T> {
+    var value: Result<T, any Error>?
+
+    init(_ work: @escaping @MainActor () async throws -> T) {
+        Task { @MainActor in
+            do {
+                value = .success(try await work())
+            } catch {
+                value = .failure(error)
+            }
+        }
+    }
+
+    func get(timeout: Double = 10) async throws -> T {
+        guard await pumpMainLoop(timeout: timeout, until: { value != nil }), let value else {
+            throw CancellationError()
+        }
+        return try value.get()
+    }
+}

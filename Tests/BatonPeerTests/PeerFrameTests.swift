@@ -1,0 +1,75 @@
+import Baton
+import BatonBus
+import BatonGLib
+import BatonPeer
+import XCTest
+
+final class PeerFrameTests: XCTestCase {
+    func testMessagesSurviveTheirFrames() throws {
+        let summary = ActivitySummary(activityType: "org.example.mail.compose", title: "Draft: Hello",
+                                      webpageURL: URL(string: "https://mail.example.org/drafts/1"),
+                                      expirationDate: Date(timeIntervalSince1970: 2_000_000_000))
+        let messages: [PeerMessage] = [
+            .hello(PeerHello(deviceID: "0123abcd", name: "laptop", port: 48_100)),
+            .pairRequest, .pairConfirm, .pairCancel(reason: "wrong code"), .unpair,
+            .offers([PeerOffer(id: "abc123", summary: summary, appID: "org.example.MailComposer", teamID: "TEAM")]),
+            .offers([]),
+            .fetch(request: 7, activityID: "abc123"), .payload(request: 7, bytes: Array(0..<200).map(UInt8.init)),
+            .failure(request: 7, .userInfoTooLarge(size: 100_000, limit: 65_536)),
+            .failure(request: 8, .remoteApplicationTimedOut("slow")),
+            .continued(activityID: "abc123"), .ping, .pong,
+        ]
+        var reader = FrameReader()
+        let stream = messages.flatMap(\.frame)
+        // Fed in awkward pieces, as a socket delivers them.
+        var decoded: [PeerMessage] = []
+        for chunk in stride(from: 0, to: stream.count, by: 5) {
+            stream[chunk..<min(chunk + 5, stream.count)].withUnsafeBytes { reader.append($0) }
+            while let frame = try reader.next() {
+                decoded.append(try PeerMessage(kind: frame.kind, body: frame.body))
+            }
+        }
+        XCTAssertEqual(decoded, messages)
+        XCTAssertEqual(reader.pendingCount, 0)
+    }
+
+    func testGarbageIsAProtocolError() throws {
+        var reader = FrameReader()
+        Array("GET / HTTP/1.1\r\n".utf8).withUnsafeBytes { reader.append($0) }
+        XCTAssertThrowsError(try reader.next())
+
+        var wrongVersion = FrameReader()
+        var frame = PeerMessage.ping.frame
+        frame[2] = 9
+        frame.withUnsafeBytes { wrongVersion.append($0) }
+        XCTAssertThrowsError(try wrongVersion.next()) { error in
+            XCTAssertTrue("\(error)".contains("version 9"), "\(error)")
+        }
+
+        var oversized = FrameReader()
+        [0x42, 0x54, 1, 11, 0x7f, 0, 0, 0].withUnsafeBytes { oversized.append($0) }
+        XCTAssertThrowsError(try oversized.next())
+    }
+
+    func testTruncatedFrameWaitsForMore() throws {
+        var reader = FrameReader()
+        let frame = PeerMessage.continued(activityID: "abc").frame
+        frame.dropLast(3).withUnsafeBytes { reader.append($0) }
+        XCTAssertNil(try reader.next())
+        frame.suffix(3).withUnsafeBytes { reader.append($0) }
+        XCTAssertEqual(try reader.next().map { try PeerMessage(kind: $0.kind, body: $0.body) }, .continued(activityID: "abc"))
+    }
+
+    func testMalformedBodiesAreRefused() {
+        // Unknown kind, a body that is not a record, a record with a field of the wrong type,
+        // and an offer whose summary is invalid.
+        XCTAssertThrowsError(try PeerMessage(kind: 200, body: []))
+        XCTAssertThrowsError(try PeerMessage(kind: 1, body: [1, 2, 3, 4, 5]))
+        let helloWithStringPort = BusValue.serialize(record: ["id": .string("ab"), "name": .string("x"), "port": .string("1")])
+        XCTAssertThrowsError(try PeerMessage(kind: 1, body: helloWithStringPort))
+        let badID = BusValue.serialize(record: ["request": .uint32(1), "id": .string("../etc")])
+        XCTAssertThrowsError(try PeerMessage(kind: 7, body: badID))
+        let badOffer = BusValue.serialize(record: ["offers": .dictionaries([["id": .string("a"), "type": .string("")]])])
+        XCTAssertThrowsError(try PeerMessage(kind: 6, body: badOffer))
+    }
+}

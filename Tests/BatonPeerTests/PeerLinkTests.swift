@@ -1,0 +1,133 @@
+import BatonPeer
+import CGLib
+import XCTest
+
+/// Real TLS links on loopback, through GIO and glib-networking.
+@MainActor
+final class PeerLinkTests: XCTestCase {
+    private func linkedPair(keepalive: Double = 10) async throws
+        -> (server: PeerLink, client: PeerLink, serverIdentity: DeviceIdentity, clientIdentity: DeviceIdentity,
+            listener: PeerListener) {
+        let serverIdentity = try DeviceIdentity.generate()
+        let clientIdentity = try DeviceIdentity.generate()
+        let serverTLS = try PeerTLS(identity: serverIdentity)
+        let clientTLS = try PeerTLS(identity: clientIdentity)
+        serverTLS.keepalive = keepalive
+        clientTLS.keepalive = keepalive
+        let listener = try PeerListener(host: "127.0.0.1", port: 0)
+        XCTAssertNotEqual(listener.port, 0)
+        var accepted: Outcome<PeerLink>?
+        listener.onConnection = { connection in accepted = Outcome { try await serverTLS.accept(connection) } }
+        let client = try await Outcome { try await clientTLS.connect(to: listener.address) }.get()
+        guard await pumpMainLoop(until: { accepted != nil }), let accepted else {
+            throw LinkError("nothing accepted")
+        }
+        let server = try await accepted.get()
+        return (server, client, serverIdentity, clientIdentity, listener)
+    }
+
+    func testBothSidesSeeTheOthersCertificateAndMessagesFlow() async throws {
+        let pair = try await linkedPair()
+        XCTAssertEqual(pair.server.peerDeviceID, pair.clientIdentity.deviceID)
+        XCTAssertEqual(pair.client.peerDeviceID, pair.serverIdentity.deviceID)
+        XCTAssertEqual(pair.server.peerCertificateDER, pair.clientIdentity.certificateDER)
+        XCTAssertEqual(pair.client.peerPublicKeyInfo, pair.serverIdentity.publicKeyInfo)
+        XCTAssertTrue(pair.client.isOutgoing)
+        XCTAssertFalse(pair.server.isOutgoing)
+        XCTAssertEqual(pair.server.remoteHost, "127.0.0.1")
+
+        var atServer: [PeerMessage] = []
+        var atClient: [PeerMessage] = []
+        pair.server.onMessage = { atServer.append($0) }
+        pair.client.onMessage = { atClient.append($0) }
+        pair.server.start()
+        pair.client.start()
+        let big = (0..<70_000).map { UInt8(truncatingIfNeeded: $0) }
+        pair.client.send(.fetch(request: 1, activityID: "abc"))
+        pair.client.send(.payload(request: 1, bytes: big))
+        pair.server.send(.continued(activityID: "abc"))
+        let pumped = await pumpMainLoop { atServer.count == 2 && atClient.count == 1 }
+        XCTAssertTrue(pumped)
+        XCTAssertEqual(atServer, [.fetch(request: 1, activityID: "abc"), .payload(request: 1, bytes: big)])
+        XCTAssertEqual(atClient, [.continued(activityID: "abc")])
+        pair.client.close("done")
+        pair.server.close("done")
+    }
+
+    func testGarbageClosesTheLink() async throws {
+        let pair = try await linkedPair()
+        var reason: String?
+        var received: [PeerMessage] = []
+        pair.server.onClose = { reason = $0 }
+        pair.server.onMessage = { received.append($0) }
+        pair.server.start()
+        pair.client.start()
+        pair.client.send(frame: Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let pumped = await pumpMainLoop { reason != nil }
+        XCTAssertTrue(pumped)
+        XCTAssertTrue(reason?.contains("protocol error") ?? false, reason ?? "")
+        XCTAssertEqual(received, [])
+        XCTAssertFalse(pair.server.isOpen)
+        var clientReason: String?
+        pair.client.onClose = { clientReason = $0 }
+        let clientSawClose = await pumpMainLoop { clientReason != nil }
+        XCTAssertTrue(clientSawClose, "the client sees the link close")
+    }
+
+    func testASilentPeerIsDroppedByKeepalive() async throws {
+        let pair = try await linkedPair(keepalive: 0.2)
+        var reason: String?
+        pair.server.onClose = { reason = $0 }
+        pair.server.start()
+        // The client never reads, so it never answers the server's pings.
+        let pumped = await pumpMainLoop(timeout: 5) { reason != nil }
+        XCTAssertTrue(pumped)
+        XCTAssertTrue(reason?.contains("no word") ?? false, reason ?? "")
+        pair.client.close("done")
+    }
+
+    func testAnsweredPingsKeepTheLinkUp() async throws {
+        let pair = try await linkedPair(keepalive: 0.2)
+        var closed = false
+        pair.server.onClose = { _ in closed = true }
+        pair.client.onClose = { _ in closed = true }
+        pair.server.start()
+        pair.client.start()
+        _ = await pumpMainLoop(timeout: 1.5) { closed }
+        XCTAssertFalse(closed)
+        XCTAssertTrue(pair.server.isOpen && pair.client.isOpen)
+        pair.client.close("done")
+        pair.server.close("done")
+    }
+
+    func testAPlainTCPClientGetsNoLink() async throws {
+        let serverTLS = try PeerTLS(identity: try DeviceIdentity.generate())
+        serverTLS.handshakeTimeout = 1
+        let listener = try PeerListener(host: "127.0.0.1", port: 0)
+        var accepted: Outcome<PeerLink>?
+        listener.onConnection = { connection in accepted = Outcome { try await serverTLS.accept(connection) } }
+        // Bytes that are not a TLS ClientHello.
+        let plain = Outcome { () async throws -> Int32 in
+            let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = listener.port.bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Foundation.connect(socket, $0, 16) }
+            }
+            _ = "hello\r\n".withCString { write(socket, $0, 7) }
+            return socket
+        }
+        let socket = try await plain.get()
+        defer { Foundation.close(socket) }
+        let pumped = await pumpMainLoop { accepted != nil }
+        XCTAssertTrue(pumped)
+        do {
+            _ = try await accepted?.get(timeout: 5)
+            XCTFail("a plain TCP client got a link")
+        } catch {
+            XCTAssertTrue(error is LinkError, "\(error)")
+        }
+    }
+}
