@@ -18,6 +18,10 @@ public enum ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidArguments(String)
     /// The caller may not make this call.
     case accessDenied(String)
+    /// No known device has this name or id, or the name is ambiguous.
+    case unknownDevice(String)
+    /// Pairing could not go on: the message says why (wrong code, nothing to confirm, ...).
+    case pairing(String)
 
     /// The prefix of every Baton error name.
     public static let namePrefix = "org.baton.Error."
@@ -31,6 +35,8 @@ public enum ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         case .noClaimant: return Self.namePrefix + "NoClaimant"
         case .invalidArguments: return "org.freedesktop.DBus.Error.InvalidArgs"
         case .accessDenied: return "org.freedesktop.DBus.Error.AccessDenied"
+        case .unknownDevice: return Self.namePrefix + "UnknownDevice"
+        case .pairing: return Self.namePrefix + "Pairing"
         }
     }
 
@@ -43,6 +49,8 @@ public enum ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
             return "no app on this device continues \(type)" + (team.map { " for team \($0)" } ?? "")
         case .invalidArguments(let message): return message
         case .accessDenied(let message): return message
+        case .unknownDevice(let message): return message
+        case .pairing(let message): return message
         }
     }
 

@@ -14,6 +14,7 @@ extension BusValue {
         case .string(let value): return g_variant_new_string(value)
         case .bool(let value): return g_variant_new_boolean(value ? 1 : 0)
         case .int32(let value): return g_variant_new_int32(value)
+        case .uint16(let value): return g_variant_new_uint16(value)
         case .uint32(let value): return g_variant_new_uint32(value)
         case .int64(let value): return g_variant_new_int64(gint64(value))
         case .double(let value): return g_variant_new_double(value)
@@ -23,6 +24,8 @@ extension BusValue {
             }
         case .strings(let value):
             return Self.array(of: "s", value.map { g_variant_new_string($0) })
+        case .byteArrays(let value):
+            return Self.array(of: "ay", value.map { BusValue.bytes($0).makeVariant() })
         case .dictionary(let value):
             return Self.dictionaryVariant(value)
         case .dictionaries(let value):
@@ -57,6 +60,7 @@ extension BusValue {
         case "s", "o", "g": self = .string(String(cString: g_variant_get_string(variant, nil)))
         case "b": self = .bool(g_variant_get_boolean(variant) != 0)
         case "i": self = .int32(g_variant_get_int32(variant))
+        case "q": self = .uint16(g_variant_get_uint16(variant))
         case "u": self = .uint32(g_variant_get_uint32(variant))
         case "x": self = .int64(Int64(g_variant_get_int64(variant)))
         case "d": self = .double(g_variant_get_double(variant))
@@ -70,6 +74,13 @@ extension BusValue {
         case "as":
             self = .strings(try Self.children(of: variant).map { child in
                 guard case .string(let value) = child else { throw UnsupportedVariantType(signature: signature) }
+                return value
+            })
+        case "aay":
+            self = .byteArrays(try Self.eachChild(of: variant) { child in
+                guard case .bytes(let value) = try BusValue(variant: child) else {
+                    throw UnsupportedVariantType(signature: signature)
+                }
                 return value
             })
         case "a{sv}":

@@ -4,6 +4,8 @@ public indirect enum BusValue: Hashable, Sendable {
     case string(String)
     case bool(Bool)
     case int32(Int32)
+    /// `q`: as in ports.
+    case uint16(UInt16)
     case uint32(UInt32)
     case int64(Int64)
     case double(Double)
@@ -11,6 +13,8 @@ public indirect enum BusValue: Hashable, Sendable {
     case bytes([UInt8])
     /// `as`: an array of strings.
     case strings([String])
+    /// `aay`: an array of byte arrays, as in DNS-SD TXT records.
+    case byteArrays([[UInt8]])
     /// `a{sv}`: a dictionary of variants, D-Bus's usual extensible record.
     case dictionary([String: BusValue])
     /// `aa{sv}`: a list of such records.
@@ -24,11 +28,13 @@ public indirect enum BusValue: Hashable, Sendable {
         case .string: return "s"
         case .bool: return "b"
         case .int32: return "i"
+        case .uint16: return "q"
         case .uint32: return "u"
         case .int64: return "x"
         case .double: return "d"
         case .bytes: return "ay"
         case .strings: return "as"
+        case .byteArrays: return "aay"
         case .dictionary: return "a{sv}"
         case .dictionaries: return "aa{sv}"
         case .tuple(let values): return "(" + values.map(\.signature).joined() + ")"
@@ -39,6 +45,7 @@ public indirect enum BusValue: Hashable, Sendable {
     public var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
     public var bytes: [UInt8]? { if case .bytes(let value) = self { value } else { nil } }
     public var strings: [String]? { if case .strings(let value) = self { value } else { nil } }
+    public var byteArrays: [[UInt8]]? { if case .byteArrays(let value) = self { value } else { nil } }
     public var dictionary: [String: BusValue]? { if case .dictionary(let value) = self { value } else { nil } }
     public var dictionaries: [[String: BusValue]]? { if case .dictionaries(let value) = self { value } else { nil } }
 
@@ -46,6 +53,7 @@ public indirect enum BusValue: Hashable, Sendable {
     public var integer: Int64? {
         switch self {
         case .int32(let value): return Int64(value)
+        case .uint16(let value): return Int64(value)
         case .uint32(let value): return Int64(value)
         case .int64(let value): return value
         default: return nil

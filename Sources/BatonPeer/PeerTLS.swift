@@ -58,6 +58,8 @@ public final class PeerTLS {
         let client = g_socket_client_new()
         defer { g_object_unref(UnsafeMutableRawPointer(client)) }
         g_socket_client_set_timeout(client, guint(max(1, handshakeTimeout.rounded(.up))))
+        // Peers are on the local network: no proxy (which would also need GSettings schemas).
+        g_socket_client_set_enable_proxy(client, 0)
         let cancellable = g_cancellable_new()
         defer { g_object_unref(UnsafeMutableRawPointer(cancellable)) }
         let handle: UInt = try await withCheckedThrowingContinuation { continuation in

@@ -7,7 +7,8 @@ struct BatonCommand: ParsableCommand {
         commandName: "baton",
         abstract: "Look at and continue activities through the Baton service (batond).",
         subcommands: [StatusCommand.self, ActivitiesCommand.self, ContinueCommand.self, InspectCommand.self,
-                      AppsCommand.self, OfferCommand.self])
+                      AppsCommand.self, OfferCommand.self, DevicesCommand.self, PairCommand.self,
+                      UnpairCommand.self])
 }
 
 /// The `--json` flag every listing takes.

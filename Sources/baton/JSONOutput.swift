@@ -16,11 +16,13 @@ enum JSONOutput {
         case .string(let text): return text
         case .bool(let flag): return flag
         case .int32(let number): return number
+        case .uint16(let number): return number
         case .uint32(let number): return number
         case .int64(let number): return number
         case .double(let number): return number.isFinite ? number : String(number)
         case .bytes(let bytes): return Data(bytes).base64EncodedString()
         case .strings(let texts): return texts
+        case .byteArrays(let arrays): return arrays.map { Data($0).base64EncodedString() }
         case .dictionary(let record): return record.mapValues(object)
         case .dictionaries(let records): return records.map { $0.mapValues(object) }
         case .tuple(let values): return values.map(object)

@@ -7,16 +7,35 @@ import Logging
 struct BatondOptions: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "batond",
-        abstract: "The per-user Baton continuity service on the D-Bus session bus.",
+        abstract: "The per-user Baton continuity service: D-Bus for local apps, TLS to paired devices.",
         discussion: """
             batond owns org.baton.Daemon on the session bus. Apps built on BatonGtk register \
             with it and publish their current activity; the baton command-line tool lists and \
-            continues activities through it. It is normally started by D-Bus activation or its \
-            systemd user unit; run it in the foreground for development.
+            continues activities and pairs devices through it. It links with other devices \
+            over mutual TLS, found through DNS-SD (avahi-daemon) or given as static peers. \
+            Network settings may also be kept in CONFIG-DIR/batond.conf, a key file with a \
+            [network] group: name=, listen=HOST:PORT, peers=HOST:PORT;HOST:PORT. Command-line \
+            options win; peers from both are dialed. It is normally started by D-Bus activation \
+            or its systemd user unit; run it in the foreground for development.
             """)
 
-    @Option(help: "The folder for the service's state, created 0700 (default: $XDG_STATE_HOME/baton). Nothing is kept there yet: it is where the network half will keep device identity and pairings.")
+    @Option(help: "The folder for the service's state, created 0700 (default: $XDG_STATE_HOME/baton).")
     var stateDir: String?
+
+    @Option(help: "The folder for the device identity, pairings and batond.conf, created 0700 (default: $XDG_CONFIG_HOME/baton).")
+    var configDir: String?
+
+    @Option(help: "This device's name as other devices show it (default: the host name).")
+    var name: String?
+
+    @Option(help: "The address to listen on for other devices, HOST:PORT (default: 0.0.0.0:\(NetworkSettings.defaultPort); port 0 picks a free one).")
+    var listen: String?
+
+    @Option(help: "A device to dial, HOST:PORT, where DNS-SD does not reach. Repeat for several.")
+    var peer: [String] = []
+
+    @Flag(help: "Do not use DNS-SD (avahi-daemon) to announce this device or find others.")
+    var noDiscovery = false
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
@@ -24,33 +43,49 @@ struct BatondOptions: ParsableCommand {
     @Option(help: "Seconds an app may take to save an activity when asked for it.")
     var saveTimeout: Double = Timeouts.standard.save
 
-    @Option(help: "Seconds a launched app may take to start and register.")
+    @Option(help: "Seconds an app may take to start and register.")
     var launchTimeout: Double = Timeouts.standard.launch
 
     @Option(help: "Seconds an app may take to restore a delivered activity.")
     var restoreTimeout: Double = Timeouts.standard.restore
 
+    @Option(help: "Seconds a paired device may take to send an activity's payload.")
+    var fetchTimeout: Double = Timeouts.standard.fetch
+
+    @Option(help: "Seconds of quiet on a link before a keepalive; a link silent for three times that is closed.")
+    var keepalive: Double = 10
+
     func validate() throws {
-        guard saveTimeout <= 50 else {
-            throw ValidationError("--save-timeout must be at most 50 s: apps give up on a continuation after 60 s")
+        guard saveTimeout <= 50, fetchTimeout <= 50 else {
+            throw ValidationError("--save-timeout and --fetch-timeout must be at most 50 s: apps give up on a continuation after 60 s")
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("unknown log level \"\(logLevel)\"")
         }
-        for (name, value) in [("--save-timeout", saveTimeout), ("--launch-timeout", launchTimeout),
-                              ("--restore-timeout", restoreTimeout)] {
+        for (option, value) in [("--save-timeout", saveTimeout), ("--launch-timeout", launchTimeout),
+                                ("--restore-timeout", restoreTimeout), ("--fetch-timeout", fetchTimeout),
+                                ("--keepalive", keepalive)] {
             guard value.isFinite, value > 0, value <= 3600 else {
-                throw ValidationError("\(name) must be a number of seconds between 0 and 3600")
+                throw ValidationError("\(option) must be a number of seconds between 0 and 3600")
             }
         }
+        if let listen { _ = try NetworkSettings.endpoint(listen, what: "--listen") }
+        for address in peer { _ = try NetworkSettings.endpoint(address, what: "--peer") }
+        if let name { try NetworkSettings.checkName(name) }
     }
 
     var timeouts: Timeouts {
-        Timeouts(save: saveTimeout, launch: launchTimeout, restore: restoreTimeout, call: Timeouts.standard.call)
+        Timeouts(save: saveTimeout, launch: launchTimeout, restore: restoreTimeout, fetch: fetchTimeout,
+                 call: Timeouts.standard.call)
     }
 
     var stateDirectory: URL {
         if let stateDir { return URL(fileURLWithPath: stateDir, isDirectory: true) }
         return XDGDirectories.stateHome.appendingPathComponent("baton", isDirectory: true)
+    }
+
+    var configDirectory: URL {
+        if let configDir { return URL(fileURLWithPath: configDir, isDirectory: true) }
+        return XDGDirectories.configHome.appendingPathComponent("baton", isDirectory: true)
     }
 }

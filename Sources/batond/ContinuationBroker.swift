@@ -2,6 +2,7 @@ import Baton
 import BatonBus
 import BatonGLib
 import Foundation
+import BatonPeer
 import Logging
 
 /// Where an activity to continue comes from.
@@ -16,7 +17,7 @@ enum ActivitySource {
     var activityType: String {
         switch self {
         case .local(_, let published): return published.summary.activityType
-        case .offer(let offer): return offer.payload.activityType
+        case .offer(let offer): return offer.summary.activityType
         case .payload(_, let payload, _): return payload.activityType
         }
     }
@@ -26,6 +27,15 @@ enum ActivitySource {
         case .local(let app, _): return app.teamID
         case .offer(let offer): return offer.teamID
         case .payload(_, _, let teamID): return teamID
+        }
+    }
+
+    /// The web page to open where no app continues the activity.
+    var webpageURL: URL? {
+        switch self {
+        case .local(_, let published): return published.summary.webpageURL
+        case .offer(let offer): return offer.summary.webpageURL
+        case .payload(_, let payload, _): return payload.webpageURL
         }
     }
 
@@ -50,6 +60,8 @@ final class ContinuationBroker {
     private let registry: AppRegistry
     private let timeouts: Timeouts
     private let logger: Logger
+    /// Links to paired devices, which hold the payloads of their offers.
+    var network: PeerNetwork?
 
     init(connection: BusConnection, registry: AppRegistry, timeouts: Timeouts, logger: Logger) {
         self.connection = connection
@@ -63,7 +75,15 @@ final class ContinuationBroker {
     /// - Throws: ``ServiceError``: no claimant, or the `UserActivityError` that ended it.
     func continueActivity(_ source: ActivitySource) async throws {
         let type = source.activityType
-        let target = try await claimingApp(for: type, teamID: source.teamID, excluding: source.originBusName)
+        let target: RegisteredApp
+        do {
+            target = try await claimingApp(for: type, teamID: source.teamID, excluding: source.originBusName)
+        } catch ServiceError.noClaimant(let type, let team) {
+            guard let url = source.webpageURL else { throw ServiceError.noClaimant(activityType: type, teamID: team) }
+            logger.info("no app continues \(type); opening its web page in the browser")
+            try InstalledApps.openInBrowser(url)
+            return
+        }
         let token = ListingID.make()
         logger.info("continuing \(type) in \(target.appID) (\(target.busName))")
         do {
@@ -87,10 +107,28 @@ final class ContinuationBroker {
             throw ServiceError.activity(failure)
         }
         logger.info("\(target.appID) restored \(type)")
-        if case .local(let origin, let published) = source {
-            _ = try? await callApp(origin.busName, "WasContinued", [.string(published.appActivityID)],
-                                   timeout: timeouts.call)
+        switch source {
+        case .local(let origin, let published):
+            await tellContinued(origin, published)
+        case .offer(let offer):
+            if let deviceID = offer.peerDeviceID {
+                network?.send(.continued(activityID: offer.id), to: deviceID)
+            }
+        case .payload:
+            break
         }
+    }
+
+    /// Tells the app whose activity was continued elsewhere (`userActivityWasContinued`).
+    func tellContinued(_ app: RegisteredApp, _ published: PublishedActivity) async {
+        _ = try? await callApp(app.busName, "WasContinued", [.string(published.appActivityID)], timeout: timeouts.call)
+    }
+
+    /// Whether an app here, running or installed, continues `type` for `teamID`.
+    func hasClaimant(for type: String, teamID: String?) -> Bool {
+        let matches = { (claims: Bool, team: String) in claims && (teamID == nil || team == teamID) }
+        return registry.apps.values.contains { matches($0.claims(type), $0.teamID) }
+            || InstalledApps.all().contains { matches($0.claims(type), $0.teamID) }
     }
 
     /// The encoded activity: saved now by its app, or the payload batond holds.
@@ -99,7 +137,21 @@ final class ContinuationBroker {
         case .local(let app, let published):
             return try await save(app, activityID: published.appActivityID, type: published.summary.activityType)
         case .offer(let offer):
-            return offer.encoded
+            switch offer.origin {
+            case .held(let bytes):
+                return bytes
+            case .peer(let deviceID):
+                guard let network else {
+                    throw ServiceError.activity(.connectionUnavailable("this device has no network links"))
+                }
+                let bytes = try await network.fetch(offer.id, from: deviceID)
+                let payload = try Self.decode(bytes)
+                guard payload.activityType == offer.summary.activityType else {
+                    throw ServiceError.activity(.handoffFailed(
+                        "\(offer.device) sent an activity of type \(payload.activityType), not \(offer.summary.activityType)"))
+                }
+                return bytes
+            }
         case .payload(let bytes, _, _):
             return bytes
         }

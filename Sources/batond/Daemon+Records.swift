@@ -10,7 +10,10 @@ extension Daemon {
             "version": .string(BatonService.version), "interface": .string(BatonService.daemonInterface),
             "pid": .int64(Int64(getpid())), "apps": .uint32(UInt32(registry.apps.count)),
             "activities": .uint32(UInt32(activityRecords.count)),
+            "device-id": .string(network.identity.deviceID), "device-name": .string(network.name),
+            "paired-devices": .uint32(UInt32(network.paired.devices.count)),
         ]
+        if let listener = network.listener { status["listen"] = .string(listener.address) }
         if let (app, published) = registry.latest {
             status["current"] = .dictionary(Self.record(app, published))
         }
@@ -29,6 +32,7 @@ extension Daemon {
             record["id"] = .string(offer.id)
             record["origin"] = .string("offer")
             record["device"] = .string(offer.device)
+            if let deviceID = offer.peerDeviceID { record["device-id"] = .string(deviceID) }
             if let appID = offer.appID { record["app-id"] = .string(appID) }
             if let teamID = offer.teamID { record["team-id"] = .string(teamID) }
             return record
@@ -71,5 +75,25 @@ extension Daemon {
         var record = summary.record
         record["title"] = .string(summary.title ?? "")
         return record
+    }
+}
+
+/// The records of `ListDevices`.
+extension Daemon {
+    var deviceRecords: [[String: BusValue]] {
+        network.knownDevices.map { id in
+            var record: [String: BusValue] = [
+                "id": .string(id), "name": .string(network.deviceName(id)),
+                "paired": .bool(network.isPaired(id)), "connected": .bool(network.isLinked(id)),
+            ]
+            if let address = network.addresses[id] ?? network.paired.devices[id]?.address {
+                record["address"] = .string(address)
+            }
+            if let pairing = network.pairings[id] {
+                record["pairing-code"] = .string(pairing.code)
+                record["confirmed-here"] = .bool(pairing.confirmedHere)
+            }
+            return record
+        }
     }
 }

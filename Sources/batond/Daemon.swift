@@ -16,18 +16,25 @@ final class Daemon {
     let offers = OfferList()
     let broker: ContinuationBroker
     let notifier: Notifier
-    private let logger: Logger
+    let network: PeerNetwork
+    let logger: Logger
 
-    init(connection: BusConnection, timeouts: Timeouts, logger: Logger) {
+    init(connection: BusConnection, network: PeerNetwork, timeouts: Timeouts, logger: Logger) {
         self.connection = connection
+        self.network = network
         self.logger = logger
         broker = ContinuationBroker(connection: connection, registry: registry, timeouts: timeouts, logger: logger)
+        broker.network = network
         notifier = Notifier(connection: connection, logger: logger)
-        registry.onChange = { [weak self] in self?.activitiesChanged() }
+        registry.onChange = { [weak self] in
+            self?.activitiesChanged()
+            self?.network.offersChanged()
+        }
         offers.onChange = { [weak self] in self?.activitiesChanged() }
-        offers.onExpire = { [weak self] offer in self?.notifier.withdraw(offerID: offer.id) }
-        notifier.onContinue = { [weak self] offerID in self?.continueFromNotification(offerID) }
-        notifier.isListed = { [weak self] offerID in self?.offers.offers[offerID] != nil }
+        offers.onExpire = { [weak self] offer in self?.notifier.withdraw(key: Self.offerKey(offer.id)) }
+        notifier.onAction = { [weak self] key, _ in self?.notificationAction(key) }
+        notifier.isCurrent = { [weak self] key in self?.isCurrent(key) ?? false }
+        connectNetwork()
     }
 
     /// Exports the object and starts following connections that leave the bus.
@@ -101,18 +108,33 @@ final class Daemon {
                 guard let bytes = arguments.at(0)?.bytes, let options = arguments.at(1)?.dictionary else {
                     throw ServiceError.invalidArguments("expected (ay, a{sv})")
                 }
-                let offer = Offer(id: ListingID.make(), payload: try ContinuationBroker.decode(bytes), encoded: bytes,
+                let offer = Offer(id: ListingID.make(), summary: ActivitySummary(try ContinuationBroker.decode(bytes)),
                                   appID: try Self.option(options, "app-id"), teamID: try Self.option(options, "team-id"),
-                                  device: try Self.option(options, "device") ?? "this device")
+                                  device: try Self.option(options, "device") ?? "this device", origin: .held(bytes))
                 try offers.add(offer)
-                logger.info("offer \(offer.id) added: \(offer.payload.activityType)")
-                notifier.show(offerID: offer.id, title: "Continue “\(offer.payload.title ?? offer.payload.activityType)”",
-                              detail: "From \(offer.device)")
+                logger.info("offer \(offer.id) added: \(offer.summary.activityType)")
+                notify(offer)
                 call.reply([.string(offer.id)])
             case "RemoveOffer":
                 let id = arguments.at(0)?.string ?? ""
-                guard offers.remove(id) != nil else { throw ServiceError.unknownActivity(id) }
-                notifier.withdraw(offerID: id)
+                guard let offer = offers.offers[id], offer.peerDeviceID == nil else {
+                    throw ServiceError.unknownActivity(id)
+                }
+                offers.remove(id)
+                notifier.withdraw(key: Self.offerKey(id))
+                call.reply()
+            case "ListDevices":
+                call.reply([.dictionaries(deviceRecords)])
+            case "Pair":
+                let (deviceID, code) = try network.pair(arguments.at(0)?.string ?? "")
+                call.reply([.string(deviceID), .string(code)])
+            case "ConfirmPair":
+                guard let device = arguments.at(0)?.string, let code = arguments.at(1)?.string else {
+                    throw ServiceError.invalidArguments("expected (s, s)")
+                }
+                call.reply([.bool(try network.confirmPairing(device, code: code))])
+            case "Unpair":
+                try network.unpair(arguments.at(0)?.string ?? "")
                 call.reply()
             default:
                 call.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.method)")
@@ -134,7 +156,7 @@ final class Daemon {
     }
 
     /// The activity listed under `id`: a local current activity or an offer.
-    private func source(_ id: String) throws -> ActivitySource {
+    func source(_ id: String) throws -> ActivitySource {
         if let (app, published) = registry.published(id) {
             guard published.summary.isEligibleForHandoff, !published.summary.isExpired() else {
                 throw ServiceError.activity(.handoffFailed("the activity \(id) is not eligible for Handoff"))
@@ -145,7 +167,7 @@ final class Daemon {
         throw ServiceError.unknownActivity(id)
     }
 
-    private func continueFromNotification(_ offerID: String) {
+    func continueFromNotification(_ offerID: String) {
         guard let source = try? source(offerID) else { return }
         Task { @MainActor in
             do {
@@ -162,7 +184,7 @@ final class Daemon {
         logger.info("\(app.appID) (\(busName)) left the bus")
     }
 
-    private func activitiesChanged() {
+    func activitiesChanged() {
         connection.emitSignal(path: BatonService.daemonPath, interface: BatonService.daemonInterface,
                               name: "ActivitiesChanged")
     }

@@ -80,6 +80,16 @@ enum InstalledApps {
         }
     }
 
+    /// Opens an http or https URL in the user's default browser (the handler of its scheme).
+    ///
+    /// - Throws: ``ServiceError/activity(_:)`` with `handoffFailed` when there is no browser.
+    static func openInBrowser(_ url: URL) throws {
+        var error: UnsafeMutablePointer<GError>?
+        guard g_app_info_launch_default_for_uri(url.absoluteString, nil, &error) != 0 else {
+            throw ServiceError.activity(.handoffFailed("no browser opened \(url.absoluteString): \(BusError(taking: error).message)"))
+        }
+    }
+
     private static func string(_ info: OpaquePointer, _ key: String) -> String? {
         guard let value = g_desktop_app_info_get_string(info, key) else { return nil }
         defer { g_free(value) }

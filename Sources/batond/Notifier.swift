@@ -1,27 +1,27 @@
 import BatonGLib
 import Logging
 
-/// Shows offers as desktop notifications (`org.freedesktop.Notifications`) with a
-/// "Continue" action, and reports which offer the user chose to continue.
+/// Shows desktop notifications (`org.freedesktop.Notifications`) with one action, each under
+/// a key of batond's (`offer:ID`, `pair:DEVICE`), and reports the actions the user picks.
 ///
-/// Without a notification server, offers stay listed over D-Bus only; this is logged once.
+/// Without a notification server, everything stays available over D-Bus and the CLI; this
+/// is logged once.
 @MainActor
 final class Notifier {
     private static let name = "org.freedesktop.Notifications"
     private static let path = "/org/freedesktop/Notifications"
-    static let continueAction = "continue"
 
     private let connection: BusConnection
     private let logger: Logger
-    /// Notification ids by offer id, and back.
+    /// Notification ids by key, and back, with the action each offers.
     private var notifications: [String: UInt32] = [:]
-    private var offers: [UInt32: String] = [:]
+    private var shown: [UInt32: (key: String, action: String)] = [:]
     private var warnedUnavailable = false
-    /// Called with an offer id when the user picks "Continue" on its notification.
-    var onContinue: (String) -> Void = { _ in }
-    /// Whether an offer is still listed: a notification that comes back for a withdrawn
-    /// offer is closed at once.
-    var isListed: (String) -> Bool = { _ in true }
+    /// Called with the key and action id when the user picks a notification's action.
+    var onAction: (_ key: String, _ action: String) -> Void = { _, _ in }
+    /// Whether a key still stands: a notification that comes back for a withdrawn key is
+    /// closed at once.
+    var isCurrent: (String) -> Bool = { _ in true }
 
     init(connection: BusConnection, logger: Logger) {
         self.connection = connection
@@ -39,11 +39,11 @@ final class Notifier {
         }
     }
 
-    /// Shows a notification for an offer.
-    func show(offerID: String, title: String, detail: String) {
+    /// Shows a notification whose action (and default click) reports `action`.
+    func show(key: String, title: String, detail: String, action: String, label: String) {
         let arguments: [BusValue] = [
-            .string("Baton"), .uint32(0), .string("document-send"), .string(title), .string(detail),
-            .strings(["default", "Continue", Self.continueAction, "Continue"]),
+            .string("Baton"), .uint32(notifications[key] ?? 0), .string("document-send"), .string(title),
+            .string(detail), .strings(["default", label, action, label]),
             .dictionary(["category": .string("network"), "resident": .bool(true)]), .int32(-1),
         ]
         Task { @MainActor in
@@ -51,25 +51,25 @@ final class Notifier {
                 let reply = try await connection.call(Self.name, path: Self.path, interface: Self.name,
                                                       method: "Notify", arguments: arguments, timeout: 5)
                 guard let first = reply.first, case .uint32(let id) = first else { return }
-                guard isListed(offerID) else {
-                    _ = try? await connection.call(Self.name, path: Self.path, interface: Self.name,
-                                                   method: "CloseNotification", arguments: [.uint32(id)], timeout: 5)
-                    return
-                }
-                notifications[offerID] = id
-                offers[id] = offerID
+                guard isCurrent(key) else { return close(id) }
+                notifications[key] = id
+                shown[id] = (key, action)
             } catch {
                 guard !warnedUnavailable else { return }
                 warnedUnavailable = true
-                logger.notice("no desktop notifications (\(error)); offers are listed over D-Bus only")
+                logger.notice("no desktop notifications (\(error)); offers and pairing requests are listed over D-Bus only")
             }
         }
     }
 
-    /// Closes the notification of a withdrawn offer.
-    func withdraw(offerID: String) {
-        guard let id = notifications.removeValue(forKey: offerID) else { return }
-        offers[id] = nil
+    /// Closes the notification shown under `key`.
+    func withdraw(key: String) {
+        guard let id = notifications.removeValue(forKey: key) else { return }
+        shown[id] = nil
+        close(id)
+    }
+
+    private func close(_ id: UInt32) {
         Task { @MainActor in
             _ = try? await connection.call(Self.name, path: Self.path, interface: Self.name,
                                            method: "CloseNotification", arguments: [.uint32(id)], timeout: 5)
@@ -77,13 +77,13 @@ final class Notifier {
     }
 
     private func actionInvoked(_ id: UInt32, _ action: String) {
-        guard action == Self.continueAction || action == "default", let offerID = offers[id] else { return }
+        guard let entry = shown[id], action == entry.action || action == "default" else { return }
         forget(notification: id)
-        onContinue(offerID)
+        onAction(entry.key, entry.action)
     }
 
     private func forget(notification id: UInt32) {
-        guard let offerID = offers.removeValue(forKey: id) else { return }
-        notifications[offerID] = nil
+        guard let entry = shown.removeValue(forKey: id) else { return }
+        notifications[entry.key] = nil
     }
 }

@@ -6,15 +6,26 @@ import Foundation
 /// An activity offered for continuation that is not a local app's current activity: an
 /// offer from another device, or a local test offer (`baton offer`).
 struct Offer: Sendable {
+    /// Where the payload comes from when the offer is continued.
+    enum Origin: Sendable {
+        /// batond holds it (`AddOffer`).
+        case held([UInt8])
+        /// The paired device with this id sends it when asked.
+        case peer(deviceID: String)
+    }
+
     let id: String
-    let payload: UserActivityPayload
-    let encoded: [UInt8]
+    let summary: ActivitySummary
     let appID: String?
     let teamID: String?
     /// The name of the device it comes from.
     let device: String
+    let origin: Origin
 
-    var summary: ActivitySummary { ActivitySummary(payload) }
+    var peerDeviceID: String? {
+        if case .peer(let deviceID) = origin { return deviceID }
+        return nil
+    }
 }
 
 /// The offers batond lists, each until it is withdrawn or expires.
@@ -50,6 +61,28 @@ final class OfferList {
         scheduleExpiry()
         onChange()
         return offer
+    }
+
+    /// Replaces the offers of the device `deviceID` with `offers`; offers that are expired,
+    /// or whose id another source uses, are left out, as are offers past the limit.
+    ///
+    /// - Returns: the offers added and those withdrawn.
+    func replace(from deviceID: String, with offers: [Offer]) -> (added: [Offer], withdrawn: [Offer]) {
+        let previous = self.offers.values.filter { $0.peerDeviceID == deviceID }
+        let kept = Set(offers.map(\.id))
+        let withdrawn = previous.filter { !kept.contains($0.id) }
+        for offer in withdrawn { self.offers[offer.id] = nil }
+        var added: [Offer] = []
+        for offer in offers where !offer.summary.isExpired() {
+            if let existing = self.offers[offer.id], existing.peerDeviceID != deviceID { continue }
+            let isNew = self.offers[offer.id] == nil
+            guard !isNew || self.offers.count < Self.maximumOffers else { continue }
+            self.offers[offer.id] = offer
+            if isNew { added.append(offer) }
+        }
+        scheduleExpiry()
+        if !added.isEmpty || !withdrawn.isEmpty || !previous.isEmpty { onChange() }
+        return (added, withdrawn)
     }
 
     /// The listed offers, expired ones left out.

@@ -14,8 +14,10 @@ struct Timeouts: Sendable {
     var launch: Double
     /// An app given the activity (`CompleteContinuation`), until its restoration handler ran: 30 s.
     var restore: Double
+    /// A paired device asked for an activity's payload (it asks its app to save first): 10 s.
+    var fetch: Double
     /// Any other call to an app (`BeginContinuation`, `FailContinuation`, `WasContinued`): 5 s.
     var call: Double
 
-    static let standard = Timeouts(save: 5, launch: 20, restore: 30, call: 5)
+    static let standard = Timeouts(save: 5, launch: 20, restore: 30, fetch: 10, call: 5)
 }

@@ -1,5 +1,6 @@
 import BatonBus
 import BatonGLib
+import BatonPeer
 import CGLib
 import Foundation
 import Logging
@@ -22,6 +23,19 @@ let status: Int32 = MainActor.assumeIsolated {
         logger.critical("cannot create the state folder \(options.stateDirectory.path): \(error)")
         return 1
     }
+    let settings: NetworkSettings
+    let network: PeerNetwork
+    do {
+        settings = try NetworkSettings(options: options, directory: options.configDirectory)
+        let (identity, created) = try DeviceIdentity.loadOrCreate(in: options.configDirectory)
+        if created { logger.info("made this device's identity \(identity.deviceID)") }
+        let paired = try PairedDevices(directory: options.configDirectory)
+        network = try PeerNetwork(identity: identity, name: settings.name, paired: paired,
+                                  keepalive: options.keepalive, fetchTimeout: options.timeouts.fetch, logger: logger)
+    } catch {
+        logger.critical("cannot set up the network identity: \(error)")
+        return 1
+    }
     let connection: BusConnection
     do {
         connection = try BusConnection.session()
@@ -29,13 +43,25 @@ let status: Int32 = MainActor.assumeIsolated {
         logger.critical("no D-Bus session bus: \(error)")
         return 1
     }
-    let daemon = Daemon(connection: connection, timeouts: options.timeouts, logger: logger)
+    let daemon = Daemon(connection: connection, network: network, timeouts: options.timeouts, logger: logger)
     do {
         try daemon.start()
     } catch {
         logger.critical("cannot export \(BatonService.daemonPath): \(error)")
         return 1
     }
+    do {
+        do {
+            try network.start(host: settings.host, port: settings.port, peers: settings.peers)
+        } catch where !settings.isListenChosen {
+            logger.notice("port \(settings.port) is taken (\(error)); listening on a free port instead")
+            try network.start(host: settings.host, port: 0, peers: settings.peers)
+        }
+    } catch {
+        logger.critical("cannot listen for other devices: \(error)")
+        return 1
+    }
+    logger.info("this device is \(settings.name) (\(network.identity.deviceID)), listening on \(network.listener?.address ?? "-")")
     let loop = g_main_loop_new(nil, 0)
     var exitStatus: Int32 = 0
     connection.ownName(BatonService.busName, acquired: {

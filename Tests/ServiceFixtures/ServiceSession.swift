@@ -9,6 +9,9 @@ public final class ServiceSession {
     public private(set) var busAddress = ""
     private var busProcess: Process?
     private var children: [ChildProcess] = []
+    /// Variables set for every process of the session on top of the rest, such as a
+    /// `DISPLAY` of its own.
+    public var environmentOverrides: [String: String] = [:]
 
     /// The folder with the built products (batond, baton, BatonTestApp, MailComposer).
     public static var productsFolder: URL {
@@ -49,7 +52,7 @@ public final class ServiceSession {
         environment["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
         environment["NO_AT_BRIDGE"] = "1"
         environment["GTK_A11Y"] = "none"
-        return environment
+        return environment.merging(environmentOverrides) { $1 }
     }
 
     /// Starts the session's bus; services in ``servicesFolder`` are D-Bus activatable on it.
@@ -89,10 +92,13 @@ public final class ServiceSession {
     }
 
     /// Starts batond in the foreground on the session's bus and waits until it owns its name.
+    /// Unless `arguments` say otherwise, it listens on a free loopback port, without DNS-SD.
     @discardableResult
     public func startBatond(_ arguments: [String] = [], name: String = "batond") throws -> ChildProcess {
+        var network = ["--no-discovery"]
+        if !arguments.contains("--listen") { network += ["--listen", "127.0.0.1:0"] }
         let child = try start(Self.product("batond"), ["--state-dir", root.appendingPathComponent("state/baton").path,
-                                                        "--log-level", "debug"] + arguments, name: name)
+                                                        "--log-level", "debug"] + network + arguments, name: name)
         guard waitUntil(timeout: 10, { child.log.contains("is org.baton.Daemon") || !child.isRunning }),
               child.isRunning else {
             throw FixtureError("batond did not start: \(child.log)")

@@ -1,0 +1,94 @@
+import ArgumentParser
+import BatonGLib
+
+struct DevicesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "devices", abstract: "List the devices in reach and the paired ones.")
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        try runOnMain {
+            let records = try ServiceProxy.call("ListDevices").at(0)?.dictionaries ?? []
+            if output.json { return try JSONOutput.print(records.map { $0.mapValues(JSONOutput.object) }) }
+            guard !records.isEmpty else {
+                return print("No devices. Other devices appear here when DNS-SD finds them or batond dials them (--peer).")
+            }
+            TextTable.print(header: ["ID", "NAME", "STATE", "ADDRESS"], rows: records.map { record in
+                [record["id"]?.string ?? "", record["name"]?.string ?? "", Self.state(record),
+                 record["address"]?.string ?? "-"]
+            })
+        }
+    }
+
+    private static func state(_ record: [String: BusValue]) -> String {
+        let connected = record["connected"]?.bool == true
+        if let code = record["pairing-code"]?.string {
+            return record["confirmed-here"]?.bool == true ? "pairing (code \(code), confirmed here)" : "pairing (code \(code))"
+        }
+        if record["paired"]?.bool == true { return connected ? "paired, connected" : "paired, offline" }
+        return connected ? "not paired" : "offline"
+    }
+}
+
+struct PairCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pair", abstract: "Pair with a device, comparing a verification code on both.",
+        discussion: """
+            `baton pair DEVICE` asks the device to pair and prints the verification code; the \
+            other device shows the same code (baton devices, and a notification). Then confirm \
+            on each device with `baton pair --confirm OTHER-DEVICE CODE` (or the notification's \
+            Confirm). Once both confirmed, each pins the other's certificate. A wrong code ends \
+            the pairing on both devices. DEVICE is a name or an id from baton devices.
+            """)
+
+    @Flag(help: "Confirm the pairing with DEVICE, giving the code it shows.")
+    var confirm = false
+
+    @Argument(help: "The device's name or id.")
+    var device: String
+
+    @Argument(help: "With --confirm: the verification code the other device shows.")
+    var code: String?
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if confirm, code == nil { throw ValidationError("--confirm needs the verification code: baton pair --confirm DEVICE CODE") }
+        if !confirm, code != nil { throw ValidationError("a code is only given with --confirm") }
+    }
+
+    func run() throws {
+        try runOnMain {
+            if confirm, let code {
+                let paired = try ServiceProxy.call("ConfirmPair", [.string(device), .string(code)]).at(0)?.bool ?? false
+                if output.json { return try JSONOutput.print(["device": device, "paired": paired]) }
+                print(paired ? "Paired with \(device)." : "Confirmed here; waiting for \(device) to confirm too.")
+                return
+            }
+            let reply = try ServiceProxy.call("Pair", [.string(device)])
+            let id = reply.at(0)?.string ?? ""
+            let code = reply.at(1)?.string ?? ""
+            if output.json { return try JSONOutput.print(["device": device, "id": id, "code": code]) }
+            print("Verification code: \(code)")
+            print("Check that \(device) shows the same code, then confirm on both devices:")
+            print("  here:       baton pair --confirm \(device) \(code)")
+            print("  on \(device): baton pair --confirm THIS-DEVICE \(code)")
+        }
+    }
+}
+
+struct UnpairCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unpair", abstract: "Forget a paired device; it forgets this one too when connected.")
+
+    @Argument(help: "The device's name or id.")
+    var device: String
+
+    func run() throws {
+        try runOnMain {
+            _ = try ServiceProxy.call("Unpair", [.string(device)])
+            print("Unpaired \(device).")
+        }
+    }
+}

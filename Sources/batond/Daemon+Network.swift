@@ -1,0 +1,109 @@
+import Baton
+import BatonBus
+import BatonGLib
+import BatonPeer
+import Foundation
+
+/// What links the daemon to its peers: local activities offered out, peers' offers listed
+/// here, fetches answered, pairing requests shown.
+extension Daemon {
+    static func offerKey(_ id: String) -> String { "offer:\(id)" }
+    static func pairingKey(_ deviceID: String) -> String { "pair:\(deviceID)" }
+
+    func connectNetwork() {
+        network.currentOffers = { [weak self] in self?.localOffers ?? [] }
+        network.onOffers = { [weak self] deviceID, deviceName, offers in
+            self?.peerOffered(offers, by: deviceID, named: deviceName)
+        }
+        network.onDeviceGone = { [weak self] deviceID in
+            self?.peerOffered([], by: deviceID, named: "")
+        }
+        network.onFetch = { [weak self] activityID in
+            guard let self else { return .failure(.connectionUnavailable("batond is stopping")) }
+            return await self.answerFetch(activityID)
+        }
+        network.onContinued = { [weak self] activityID, deviceName in
+            guard let self, let (app, published) = self.registry.published(activityID) else { return }
+            self.logger.info("\(deviceName) continued \(published.summary.activityType) of \(app.appID)")
+            Task { @MainActor in await self.broker.tellContinued(app, published) }
+        }
+        network.onPairingRequest = { [weak self] deviceID, deviceName, code in
+            self?.notifier.show(key: Self.pairingKey(deviceID), title: "Pair with “\(deviceName)”?",
+                                detail: "Verification code \(code). Confirm only if “\(deviceName)” shows the same code.",
+                                action: "confirm", label: "Confirm")
+        }
+        network.onPairingEnded = { [weak self] deviceID in
+            self?.notifier.withdraw(key: Self.pairingKey(deviceID))
+        }
+        network.onChange = { [weak self] in
+            guard let self else { return }
+            self.connection.emitSignal(path: BatonService.daemonPath, interface: BatonService.daemonInterface,
+                                       name: "DevicesChanged")
+        }
+    }
+
+    /// This device's current activities as offers: eligible and unexpired ones only.
+    var localOffers: [PeerOffer] {
+        registry.apps.values
+            .compactMap { app in app.current.map { (app, $0) } }
+            .filter { $0.1.summary.isEligibleForHandoff && !$0.1.summary.isExpired() }
+            .sorted { $0.1.publishedAt > $1.1.publishedAt }
+            .prefix(PeerMessage.maximumOffers)
+            .map { PeerOffer(id: $0.1.listingID, summary: $0.1.summary, appID: $0.0.appID, teamID: $0.0.teamID) }
+    }
+
+    /// Shows an offer's notification: "Continue", or "Open in browser" where no app here
+    /// continues it but it has a web page.
+    func notify(_ offer: Offer) {
+        let inApp = broker.hasClaimant(for: offer.summary.activityType, teamID: offer.teamID)
+        let label = !inApp && offer.summary.webpageURL != nil ? "Open in browser" : "Continue"
+        notifier.show(key: Self.offerKey(offer.id),
+                      title: "\(label) “\(offer.summary.title ?? offer.summary.activityType)”",
+                      detail: "From \(offer.device)", action: "continue", label: label)
+    }
+
+    func notificationAction(_ key: String) {
+        if key.hasPrefix("offer:") {
+            continueFromNotification(String(key.dropFirst("offer:".count)))
+        } else if key.hasPrefix("pair:") {
+            let deviceID = String(key.dropFirst("pair:".count))
+            guard let code = network.pairings[deviceID]?.code else { return }
+            do {
+                _ = try network.confirmPairing(deviceID, code: code)
+            } catch {
+                logger.notice("confirming the pairing failed: \(error)")
+            }
+        }
+    }
+
+    func isCurrent(_ key: String) -> Bool {
+        if key.hasPrefix("offer:") { return offers.offers[String(key.dropFirst("offer:".count))] != nil }
+        if key.hasPrefix("pair:") { return network.pairings[String(key.dropFirst("pair:".count))] != nil }
+        return false
+    }
+
+    private func peerOffered(_ peerOffers: [PeerOffer], by deviceID: String, named deviceName: String) {
+        let incoming = peerOffers.map {
+            Offer(id: $0.id, summary: $0.summary, appID: $0.appID, teamID: $0.teamID, device: deviceName,
+                  origin: .peer(deviceID: deviceID))
+        }
+        let (added, withdrawn) = offers.replace(from: deviceID, with: incoming)
+        for offer in withdrawn { notifier.withdraw(key: Self.offerKey(offer.id)) }
+        for offer in added {
+            logger.info("\(deviceName) offers \(offer.summary.activityType) (\(offer.id))")
+            notify(offer)
+        }
+    }
+
+    /// The payload of one of this device's current activities, for a paired peer.
+    private func answerFetch(_ activityID: String) async -> Result<[UInt8], UserActivityError> {
+        do {
+            guard case .local(let app, let published)? = try? source(activityID) else {
+                return .failure(.handoffFailed("the activity \(activityID) is no longer offered"))
+            }
+            return .success(try await broker.fetch(.local(app, published)))
+        } catch {
+            return .failure(ServiceError.userActivityError(from: error))
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// The addresses batond dials and when: static peers, paired devices' last addresses and
+/// devices found through DNS-SD, each retried with exponential backoff while it has no link.
+struct DialPlan {
+    struct Target {
+        /// The device last reached there, once known.
+        var deviceID: String?
+        var nextAttempt: Date
+        var backoff: Double
+        var isDialing = false
+        /// Static peers stay; others go when their device is forgotten or lost.
+        let isStatic: Bool
+    }
+
+    static let firstBackoff = 1.0
+    static let longestBackoff = 60.0
+
+    private(set) var targets: [String: Target] = [:]
+
+    /// Adds `address` unless it is known; it is dialed at the next tick.
+    mutating func add(_ address: String, deviceID: String? = nil, isStatic: Bool = false) {
+        guard targets[address] == nil else {
+            if let deviceID { targets[address]?.deviceID = deviceID }
+            return
+        }
+        targets[address] = Target(deviceID: deviceID, nextAttempt: .distantPast, backoff: Self.firstBackoff,
+                                   isStatic: isStatic)
+    }
+
+    mutating func remove(device deviceID: String) {
+        targets = targets.filter { $0.value.isStatic || $0.value.deviceID != deviceID }
+    }
+
+    /// The addresses to dial now, marked as being dialed: not those whose device is linked.
+    mutating func due(now: Date = Date(), isLinked: (String) -> Bool) -> [String] {
+        var due: [String] = []
+        for (address, target) in targets where !target.isDialing {
+            if let id = target.deviceID, isLinked(id) {
+                targets[address]?.backoff = Self.firstBackoff
+                continue
+            }
+            guard target.nextAttempt <= now else { continue }
+            targets[address]?.isDialing = true
+            due.append(address)
+        }
+        return due.sorted()
+    }
+
+    /// A dial reached `deviceID`, or failed (`nil`): the next attempt waits out the backoff,
+    /// which doubles after each failure up to ``longestBackoff``.
+    mutating func finished(_ address: String, deviceID: String?, now: Date = Date()) {
+        guard var target = targets[address] else { return }
+        target.isDialing = false
+        if let deviceID {
+            target.deviceID = deviceID
+            target.backoff = Self.firstBackoff
+        } else {
+            target.backoff = min(target.backoff * 2, Self.longestBackoff)
+        }
+        target.nextAttempt = now.addingTimeInterval(target.backoff)
+        targets[address] = target
+    }
+
+    /// A link to `deviceID` closed: its addresses are tried again after the current backoff.
+    mutating func lost(_ deviceID: String, now: Date = Date()) {
+        for (address, target) in targets where target.deviceID == deviceID {
+            targets[address]?.nextAttempt = now.addingTimeInterval(target.backoff)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import BatonPeer
+import Foundation
+
+/// A device this one paired with: its pinned certificate, and where it was last seen.
+struct PairedDevice: Codable, Sendable {
+    let id: String
+    var name: String
+    /// The peer's certificate, DER, base64: a link from this device id with any other
+    /// certificate is refused.
+    let certificate: Data
+    /// `HOST:PORT` it listened on when last linked, to dial it again.
+    var address: String?
+    let pairedAt: Date
+}
+
+/// The paired devices, kept in `paired-devices.json` (0600) in batond's config folder.
+///
+/// Written whole on each change, through a temporary file, so a crash leaves the old list
+/// or the new one.
+@MainActor
+final class PairedDevices {
+    private(set) var devices: [String: PairedDevice] = [:]
+    private let file: URL
+
+    static let fileName = "paired-devices.json"
+
+    /// Reads the list; a missing file is an empty list.
+    ///
+    /// - Throws: when the file exists but cannot be read: it is left as it is.
+    init(directory: URL) throws {
+        file = directory.appendingPathComponent(Self.fileName)
+        guard FileManager.default.fileExists(atPath: file.path) else { return }
+        try PrivateFiles.restrict(file)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            let list = try decoder.decode([PairedDevice].self, from: Data(contentsOf: file))
+            devices = Dictionary(list.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        } catch {
+            throw IdentityError("\(file.path) is not a list of paired devices: \(error)")
+        }
+    }
+
+    func pin(_ device: PairedDevice) throws {
+        devices[device.id] = device
+        try save()
+    }
+
+    func forget(_ id: String) throws {
+        guard devices.removeValue(forKey: id) != nil else { return }
+        try save()
+    }
+
+    /// Records a paired device's name and address as it announced them; saved only on change.
+    func update(_ id: String, name: String, address: String?) throws {
+        guard var device = devices[id], device.name != name || (address != nil && device.address != address) else {
+            return
+        }
+        device.name = name
+        if let address { device.address = address }
+        devices[id] = device
+        try save()
+    }
+
+    private func save() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        try PrivateFiles.write(try encoder.encode(devices.values.sorted { $0.id < $1.id }), to: file)
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// Two devices on one machine: two sessions, each with its own bus, XDG folders (so its own
+/// identity and pairings) and batond listening on loopback; B dials A as a static peer.
+public final class DevicePair {
+    public let a: ServiceSession
+    public let b: ServiceSession
+    public private(set) var batondA: ChildProcess!
+    public private(set) var batondB: ChildProcess!
+    public private(set) var idA = ""
+    public private(set) var idB = ""
+    public private(set) var addressA = ""
+    private let arguments: [String]
+
+    /// Starts both batonds and waits until they are linked (not paired).
+    ///
+    /// - Parameter displayB: a `DISPLAY` for device B's processes.
+    public init(batondArguments: [String] = [], displayB: String? = nil) throws {
+        arguments = batondArguments
+        a = try ServiceSession()
+        b = try ServiceSession()
+        if let displayB { b.environmentOverrides["DISPLAY"] = displayB }
+        try a.startBus()
+        try b.startBus()
+        batondA = try a.startBatond(["--name", "alpha"] + batondArguments, name: "batond-a")
+        let statusA = try Self.status(of: a)
+        idA = statusA["device-id"] as? String ?? ""
+        addressA = statusA["listen"] as? String ?? ""
+        try startB()
+        guard waitUntil(timeout: 10, { try self.device(self.idA, on: self.b)?["connected"] as? Bool == true }) else {
+            throw FixtureError("the two batonds never linked: \(batondB.log)")
+        }
+    }
+
+    /// Starts (or restarts) device B's batond, dialing A.
+    public func startB() throws {
+        batondB = try b.startBatond(["--name", "beta", "--peer", addressA] + arguments, name: "batond-b")
+        idB = try Self.status(of: b)["device-id"] as? String ?? ""
+    }
+
+    /// Pairs the two as a person would: `baton pair alpha` on B prints the code, A lists the
+    /// same code, and each side confirms with it. Returns the code.
+    @discardableResult
+    public func pair() throws -> String {
+        let request = try b.baton(["pair", "alpha"])
+        guard request.status == 0,
+              let line = request.output.split(separator: "\n").first(where: { $0.hasPrefix("Verification code: ") })
+        else { throw FixtureError("baton pair failed: \(request.errorOutput)") }
+        let code = String(line.dropFirst("Verification code: ".count))
+        var shownOnA: String?
+        guard waitUntil(timeout: 5, {
+            shownOnA = try self.device(self.idB, on: self.a)?["pairing-code"] as? String
+            return shownOnA != nil
+        }), shownOnA == code else {
+            throw FixtureError("A shows code \(shownOnA ?? "none"), B printed \(code)")
+        }
+        let confirmA = try a.baton(["pair", "--confirm", "beta", code])
+        guard confirmA.status == 0 else { throw FixtureError("confirming on A failed: \(confirmA.errorOutput)") }
+        let confirmB = try b.baton(["pair", "--confirm", "alpha", code])
+        guard confirmB.status == 0, confirmB.output.contains("Paired with alpha") else {
+            throw FixtureError("confirming on B failed: \(confirmB.output) \(confirmB.errorOutput)")
+        }
+        return code
+    }
+
+    /// `baton devices --json` on `session`: the record of `deviceID`.
+    public func device(_ deviceID: String, on session: ServiceSession) throws -> [String: Any]? {
+        let devices = try session.baton(["devices", "--json"]).json as? [[String: Any]] ?? []
+        return devices.first { $0["id"] as? String == deviceID }
+    }
+
+    public static func status(of session: ServiceSession) throws -> [String: Any] {
+        let result = try session.baton(["status", "--json"])
+        guard result.status == 0, let status = result.json as? [String: Any] else {
+            throw FixtureError("baton status failed: \(result.errorOutput)")
+        }
+        return status
+    }
+
+    /// Prints both batonds' logs: for a failed test.
+    public func printLogs() {
+        for (name, session) in [("A", a), ("B", b)] {
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: session.root.path)) ?? []
+            where file.hasSuffix(".log") {
+                let log = (try? String(contentsOf: session.root.appendingPathComponent(file), encoding: .utf8)) ?? ""
+                print("--- \(name)/\(file)\n\(log.suffix(4000))")
+            }
+        }
+    }
+
+    public func tearDown() {
+        a.tearDown()
+        b.tearDown()
+    }
+}
+
+/// A second X server for a second device's windows (Xvfb, which picks a free display).
+public final class VirtualDisplay {
+    public let name: String
+    private let process: Process
+
+    public init() throws {
+        let numberFile = FileManager.default.temporaryDirectory.appendingPathComponent("xvfb-\(UUID().uuidString)")
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // Xvfb picks a free display and writes its number to fd 3.
+        process.arguments = ["-c", "exec Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3>\"$0\"", numberFile.path]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var number = ""
+        guard waitUntil(timeout: 10, {
+            number = ((try? String(contentsOf: numberFile, encoding: .utf8)) ?? "")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            return !number.isEmpty
+        }) else {
+            process.terminate()
+            throw FixtureError("Xvfb did not start")
+        }
+        try? FileManager.default.removeItem(at: numberFile)
+        name = ":\(number)"
+    }
+
+    public func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
