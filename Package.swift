@@ -99,7 +99,7 @@ let package = Package(
         ),
         .target(name: "ServiceFixtures", path: "Tests/ServiceFixtures"),
         .testTarget(name: "BatondTests", dependencies: ["ServiceFixtures"]),
-        .testTarget(name: "BatonPeerTests", dependencies: ["BatonPeer", "BatonGLib", "BatonBus", "Baton"]),
+        .testTarget(name: "BatonPeerTests", dependencies: ["BatonPeer", "BatonGLib", "BatonBus", "Baton", "ServiceFixtures"]),
         .executableTarget(
             name: "BatonGtkHarness",
             dependencies: ["Baton", "BatonGtk", "CGtk"],

@@ -9,6 +9,8 @@ final class MailComposerProcess {
     let traceURL: URL
     let logURL: URL
     private(set) var process: Process?
+    /// The X display its windows are looked for on; the test's own when `nil`.
+    var display: String?
 
     init(root: URL, name: String = UUID().uuidString) {
         self.root = root
@@ -88,10 +90,13 @@ final class MailComposerProcess {
 
     /// Runs xdotool with `arguments`; returns its output.
     @discardableResult
-    static func xdotool(_ arguments: [String]) throws -> String {
+    static func xdotool(_ arguments: [String], display: String? = nil) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
         process.arguments = arguments
+        if let display {
+            process.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) { $1 }
+        }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -100,6 +105,13 @@ final class MailComposerProcess {
         process.waitUntilExit()
         return String(decoding: output, as: UTF8.self)
     }
+
+    /// The process id: of the process it started, or one it was told of (a launched app).
+    var pid: Int32? {
+        get { knownPID ?? process?.processIdentifier }
+        set { knownPID = newValue }
+    }
+    private var knownPID: Int32?
 
     /// The ids of the visible X windows of this process titled exactly `title`, waiting
     /// until one exists or `timeout` passes.
@@ -111,11 +123,11 @@ final class MailComposerProcess {
     func windows(timeout: TimeInterval = 10, where matches: (String) -> Bool) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
-            let ids = try Self.xdotool(["search", "--all", "--onlyvisible", "--pid", "\(process?.processIdentifier ?? 0)",
-                                        "--name", "."])
+            let ids = try Self.xdotool(["search", "--all", "--onlyvisible", "--pid", "\(pid ?? 0)", "--name", "."],
+                                       display: display)
                 .split(separator: "\n").map(String.init)
             let matching = try ids.filter {
-                matches(try Self.xdotool(["getwindowname", $0]).trimmingCharacters(in: .newlines))
+                matches(try Self.xdotool(["getwindowname", $0], display: display).trimmingCharacters(in: .newlines))
             }
             if !matching.isEmpty { return matching }
             usleep(50_000)
