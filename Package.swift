@@ -7,6 +7,8 @@ let package = Package(
         .library(name: "Baton", targets: ["Baton"]),
         .library(name: "BatonTesting", targets: ["BatonTesting"]),
         .library(name: "BatonGtk", targets: ["BatonGtk"]),
+        .library(name: "BatonPeer", targets: ["BatonPeer"]),
+        .library(name: "BatonBus", targets: ["BatonBus"]),
         .executable(name: "batond", targets: ["batond"]),
         .executable(name: "baton", targets: ["baton"]),
         .executable(name: "BatonCoreDemo", targets: ["BatonCoreDemo"]),

@@ -20,6 +20,14 @@ let package = Package(
                 .product(name: "BatonTesting", package: "Baton"),
             ]
         ),
+        .executableTarget(
+            name: "PeerBenchmarks",
+            dependencies: [
+                .product(name: "Baton", package: "Baton"),
+                .product(name: "BatonPeer", package: "Baton"),
+                .product(name: "BatonBus", package: "Baton"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,7 +10,9 @@ packages=(
     dbus dbus-x11       # session bus for tests and the service
     libglib2.0-dev      # GIO headers (GDBus, GDesktopAppInfo) for the CGLib module
     libglib2.0-bin      # gdbus: scripts/run.sh and the service tests call it
-    glib-networking     # TLS for GIO (GTlsConnection)
+    glib-networking     # TLS for GIO (GTlsConnection): batond's links to other devices
+    avahi-daemon        # DNS-SD (_baton._tcp) for batond, and the two-namespace test
+    iproute2            # ip netns and veth for the two-namespace test
     imagemagick         # screenshots of windows under Xvfb (import -window root)
     xdotool             # scripted typing into windows under Xvfb
 )

@@ -33,6 +33,21 @@ public final class BusConnection {
         try connect(G_BUS_TYPE_SYSTEM)
     }
 
+    /// The message bus at `address` (a D-Bus address such as `unix:path=/run/bus`): for
+    /// tools that talk to several buses at once.
+    ///
+    /// - Throws: ``BusError/failed(_:)`` when it cannot be reached.
+    public static func bus(at address: String) throws -> BusConnection {
+        var error: UnsafeMutablePointer<GError>?
+        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+            | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+        guard let raw = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
+            throw BusError(taking: error)
+        }
+        g_dbus_connection_set_exit_on_close(raw, 0)
+        return BusConnection(taking: raw)
+    }
+
     private static func connect(_ type: GBusType) throws -> BusConnection {
         var error: UnsafeMutablePointer<GError>?
         guard let raw = g_bus_get_sync(type, nil, &error) else {

@@ -109,6 +109,12 @@ public final class PeerTLS {
 
     private func handshake(_ stream: UnsafeMutablePointer<GIOStream>,
                            _ connection: UnsafeMutablePointer<GSocketConnection>, isOutgoing: Bool) async throws -> PeerLink {
+        // Frames are small and answered at once: Nagle's algorithm would hold each for an ACK.
+        var error: UnsafeMutablePointer<GError>?
+        if g_socket_set_option(g_socket_connection_get_socket(connection), gint(IPPROTO_TCP), gint(TCP_NODELAY), 1,
+                               &error) == 0 {
+            g_clear_error(&error)
+        }
         let tls = UnsafeMutablePointer<GTlsConnection>(OpaquePointer(stream))
         let cancellable = g_cancellable_new()
         defer { g_object_unref(UnsafeMutableRawPointer(cancellable)) }

@@ -92,6 +92,12 @@ final class PeerNetwork {
         dialDue()
     }
 
+    /// A device is no longer announced: unless paired, it is not dialed any more.
+    func undiscovered(_ deviceID: String) {
+        guard !isPaired(deviceID) else { return }
+        plan.remove(device: deviceID)
+    }
+
     func isLinked(_ deviceID: String) -> Bool { links[deviceID]?.isOpen ?? false }
 
     func isPaired(_ deviceID: String) -> Bool { paired.devices[deviceID] != nil }

@@ -61,6 +61,14 @@ let status: Int32 = MainActor.assumeIsolated {
         logger.critical("cannot listen for other devices: \(error)")
         return 1
     }
+    let discovery = AvahiDiscovery(logger: logger)
+    if !options.noDiscovery, let port = network.listener?.port {
+        discovery.start(deviceID: network.identity.deviceID, port: port, found: { deviceID, host, port in
+            network.discovered(PeerNetwork.address(host: host, port: UInt32(port)), deviceID: deviceID)
+        }, lost: { deviceID in
+            network.undiscovered(deviceID)
+        })
+    }
     logger.info("this device is \(settings.name) (\(network.identity.deviceID)), listening on \(network.listener?.address ?? "-")")
     let loop = g_main_loop_new(nil, 0)
     var exitStatus: Int32 = 0
@@ -80,6 +88,7 @@ let status: Int32 = MainActor.assumeIsolated {
     MainQueueBridge.install()
     g_main_loop_run(loop)
     g_main_loop_unref(loop)
+    discovery.stop()
     withExtendedLifetime(daemon) {}
     return exitStatus
 }
