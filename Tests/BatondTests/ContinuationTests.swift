@@ -125,4 +125,38 @@ final class ContinuationTests: ServiceTestCase {
         XCTAssertEqual(try activities().count, 1)
         XCTAssertTrue(waitUntil(timeout: 5) { try activities().isEmpty })
     }
+
+    func testWithNoAppTheOfferOpensItsWebPageInTheBrowser() throws {
+        let opened = session.root.appendingPathComponent("browser.txt")
+        let script = session.root.appendingPathComponent("browser.sh")
+        try "#!/bin/sh\necho \"$1\" > \(opened.path)\n".write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try """
+            [Desktop Entry]
+            Type=Application
+            Name=Test browser
+            Exec=\(script.path) %u
+            MimeType=x-scheme-handler/http;x-scheme-handler/https;
+            """.write(to: session.dataHome.appendingPathComponent("applications/test-browser.desktop"),
+                      atomically: true, encoding: .utf8)
+        try "[Default Applications]\nx-scheme-handler/https=test-browser.desktop\n"
+            .write(to: session.root.appendingPathComponent("config/mimeapps.list"), atomically: true, encoding: .utf8)
+        let log = session.root.appendingPathComponent("notifications.jsonl")
+        let server = try session.start(ServiceSession.product("BatonTestApp"), ["notification-server", "--log", log.path],
+                                       name: "notifications")
+        XCTAssertTrue(waitUntil { server.log.contains("notification server ready") })
+
+        let file = try activityFile(["type": "org.example.unclaimed", "title": "Read me",
+                                     "webpageURL": "https://example.org/articles/42"])
+        let added = try session.baton(["offer", "--file", file, "--device", "tablet"])
+        let id = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(waitUntil { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("Open in browser") },
+                      "the notification offers the browser, as no app here continues the type")
+        let result = try session.baton(["continue", id])
+        XCTAssertEqual(result.status, 0, result.errorOutput)
+        XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("https://example.org/articles/42") })
+
+        let noPage = try session.baton(["continue", "--file", activityFile(["type": "org.example.unclaimed"])])
+        XCTAssertEqual(noPage.status, 1, "without a web page there is still no app to continue it")
+    }
 }
