@@ -70,10 +70,12 @@ struct PairCommand: ParsableCommand {
             let id = reply.at(0)?.string ?? ""
             let code = reply.at(1)?.string ?? ""
             if output.json { return try JSONOutput.print(["device": device, "id": id, "code": code]) }
+            let status = try ServiceProxy.call("GetStatus").at(0)?.dictionary ?? [:]
+            let here = status["device-name"]?.string ?? "THIS-DEVICE"
             print("Verification code: \(code)")
             print("Check that \(device) shows the same code, then confirm on both devices:")
             print("  here:       baton pair --confirm \(device) \(code)")
-            print("  on \(device): baton pair --confirm THIS-DEVICE \(code)")
+            print("  on \(device): baton pair --confirm \(here) \(code)")
         }
     }
 }

@@ -39,8 +39,10 @@ final class PeerNetwork {
     private var sentOffers: [PeerOffer] = []
     private var offersTimer: guint = 0
 
-    /// The most links still waiting for their hello.
+    /// The most links still waiting for their hello, and the most links in all: past that,
+    /// only paired devices are let in.
     static let maximumIntroductions = 32
+    static let maximumLinks = 64
     /// How long offers are gathered before they are pushed (changes come in bursts).
     static let offerDebounce = 0.01
 
@@ -144,7 +146,7 @@ final class PeerNetwork {
             Task { @MainActor in
                 do {
                     let link = try await tls.connect(to: address)
-                    plan.finished(address, deviceID: link.peerDeviceID)
+                    plan.finished(address, deviceID: link.peerDeviceID == identity.deviceID ? nil : link.peerDeviceID)
                     adopt(link, dialed: address)
                 } catch {
                     plan.finished(address, deviceID: nil)
@@ -239,6 +241,9 @@ final class PeerNetwork {
         if let pinned = paired.devices[deviceID], [UInt8](pinned.certificate) != link.peerCertificateDER {
             logger.warning("\(pinned.name) (\(deviceID)) showed a certificate other than the pinned one; unpair and pair again if it was reinstalled")
             return drop(link, "not the pinned certificate")
+        }
+        guard isPaired(deviceID) || links[deviceID] != nil || links.count < Self.maximumLinks else {
+            return drop(link, "too many links")
         }
         if let existing = links[deviceID], existing.isOpen {
             guard prefers(link, over: existing) else {

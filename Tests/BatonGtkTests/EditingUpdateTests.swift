@@ -62,6 +62,8 @@ final class EditingUpdateTests: GtkTestCase {
     }
 
     func testGLibSchedulerDefersToTheNextIdleAndKeepsOrder() async throws {
+        // Sources left ready by earlier tests in this process would be dispatched first.
+        while g_main_context_iteration(nil, 0) != 0 {}
         let scheduler = GLibScheduler()
         var log: [String] = []
         scheduler.schedule { log.append("a") }

@@ -30,8 +30,12 @@ final class PeerAttackTests: XCTestCase {
 
     override func tearDown() async throws {
         if testRun?.hasSucceeded == false { devices?.printLogs() }
+        for intruder in intruders { intruder.link.close("test over") }
+        _ = await pumpMainLoop(timeout: 0.2) { false }
         devices?.tearDown()
     }
+
+    private var intruders: [Intruder] = []
 
     /// An attacker's link to A: what it receives, and whether A closed it.
     private final class Intruder {
@@ -54,6 +58,7 @@ final class PeerAttackTests: XCTestCase {
         let tls = try PeerTLS(identity: identity)
         let link = try await Outcome { try await tls.connect(to: self.devices.addressA) }.get()
         let intruder = Intruder(link: link, deviceID: identity.deviceID)
+        intruders.append(intruder)
         link.onMessage = { intruder.received.append($0) }
         link.onClose = { intruder.closedBecause = $0 }
         link.start()

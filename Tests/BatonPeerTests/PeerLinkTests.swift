@@ -5,6 +5,11 @@ import XCTest
 /// Real TLS links on loopback, through GIO and glib-networking.
 @MainActor
 final class PeerLinkTests: XCTestCase {
+    override func tearDown() async throws {
+        // Let closed links finish their cancelled reads and writes, so no source outlives the test.
+        _ = await pumpMainLoop(timeout: 0.2) { false }
+    }
+
     private func linkedPair(keepalive: Double = 10) async throws
         -> (server: PeerLink, client: PeerLink, serverIdentity: DeviceIdentity, clientIdentity: DeviceIdentity,
             listener: PeerListener) {

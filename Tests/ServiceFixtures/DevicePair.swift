@@ -20,6 +20,15 @@ public final class DevicePair {
         a = try ServiceSession()
         b = try ServiceSession()
         if let displayB { b.environmentOverrides["DISPLAY"] = displayB }
+        do {
+            try start(batondArguments)
+        } catch {
+            tearDown()
+            throw error
+        }
+    }
+
+    private func start(_ batondArguments: [String]) throws {
         try a.startBus()
         try b.startBus()
         batondA = try a.startBatond(["--name", "alpha"] + batondArguments, name: "batond-a")

@@ -94,11 +94,19 @@ public final class ServiceSession {
     /// Starts batond in the foreground on the session's bus and waits until it owns its name.
     /// Unless `arguments` say otherwise, it listens on a free loopback port, without DNS-SD.
     @discardableResult
-    public func startBatond(_ arguments: [String] = [], name: String = "batond") throws -> ChildProcess {
-        var network = ["--no-discovery"]
-        if !arguments.contains("--listen") { network += ["--listen", "127.0.0.1:0"] }
-        let child = try start(Self.product("batond"), ["--state-dir", root.appendingPathComponent("state/baton").path,
-                                                        "--log-level", "debug"] + network + arguments, name: name)
+    ///
+    /// - Parameter namespace: a network namespace to run it in (`ip netns exec`), with
+    ///   DNS-SD on and `environment` added (such as that namespace's system bus).
+    public func startBatond(_ arguments: [String] = [], name: String = "batond", namespace: String? = nil,
+                            environment extra: [String: String] = [:]) throws -> ChildProcess {
+        var network = namespace == nil ? ["--no-discovery"] : []
+        if !arguments.contains("--listen") { network += ["--listen", namespace == nil ? "127.0.0.1:0" : "0.0.0.0:0"] }
+        let batondArguments = ["--state-dir", root.appendingPathComponent("state/baton").path, "--log-level", "debug"]
+            + network + arguments
+        let child = try namespace.map {
+            try start(URL(fileURLWithPath: "/usr/sbin/ip"), ["netns", "exec", $0, Self.product("batond").path]
+                      + batondArguments, name: name, environment: extra)
+        } ?? start(Self.product("batond"), batondArguments, name: name, environment: extra)
         guard waitUntil(timeout: 10, { child.log.contains("is org.baton.Daemon") || !child.isRunning }),
               child.isRunning else {
             throw FixtureError("batond did not start: \(child.log)")

@@ -1,0 +1,119 @@
+import Foundation
+import ServiceFixtures
+import XCTest
+
+/// Two devices in two network namespaces joined by a veth pair (10.77.0.1 and 10.77.0.2),
+/// each with its own avahi-daemon: they find each other through DNS-SD alone, pair, and hand
+/// an activity over. Needs root (and runs in CI, which is root); skipped elsewhere.
+final class NamespaceTests: XCTestCase {
+    private var state: URL!
+    private var sessions: [ServiceSession] = []
+
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    override func setUpWithError() throws {
+        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
+        try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
+        try XCTSkipUnless(getuid() == 0, "network namespaces need root")
+        for tool in ["/usr/sbin/ip", "/usr/sbin/avahi-daemon"] {
+            try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: tool), "\(tool) is missing")
+        }
+        state = FileManager.default.temporaryDirectory.appendingPathComponent("baton-netns-\(UUID().uuidString)")
+        let up = try run(Self.fixtures.appendingPathComponent("avahi-netns-up.sh").path, [state.path])
+        if up.status != 0 {
+            _ = try? run(Self.fixtures.appendingPathComponent("avahi-netns-down.sh").path, [state.path])
+            throw XCTSkip("this machine cannot make the namespaces: \(up.errorOutput.suffix(400))")
+        }
+    }
+
+    override func tearDown() {
+        if testRun?.hasSucceeded == false {
+            for session in sessions {
+                for file in (try? FileManager.default.contentsOfDirectory(atPath: session.root.path)) ?? []
+                where file.hasSuffix(".log") {
+                    print("--- \(file)\n\((try? String(contentsOf: session.root.appendingPathComponent(file), encoding: .utf8))?.suffix(3000) ?? "")")
+                }
+            }
+        }
+        sessions.forEach { $0.tearDown() }
+        if let state { _ = try? run(Self.fixtures.appendingPathComponent("avahi-netns-down.sh").path, [state.path]) }
+    }
+
+    /// Runs a fixture script to its end. Not through `Process`, which keeps waiting for the
+    /// daemons the script leaves running.
+    private func run(_ script: String, _ arguments: [String]) throws -> (status: Int32, errorOutput: String) {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("netns-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let command = ([script] + arguments).map { "'\($0)'" }.joined(separator: " ") + " >'\(log.path)' 2>&1 </dev/null"
+        var pid: pid_t = 0
+        let words: [String] = ["/bin/bash", "-c", command]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        guard posix_spawn(&pid, "/bin/bash", nil, nil, argv, environ) == 0 else {
+            throw FixtureError("cannot run \(script)")
+        }
+        var status: Int32 = 0
+        let deadline = Date().addingTimeInterval(60)
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            guard Date() < deadline else {
+                kill(pid, SIGKILL)
+                throw FixtureError("\(script) ran over 60 s")
+            }
+            usleep(20_000)
+        }
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return ((status >> 8) & 0xff, output)
+    }
+
+    private func device(_ name: String, namespace: String) throws -> (ServiceSession, ChildProcess) {
+        let session = try ServiceSession()
+        sessions.append(session)
+        try session.startBus()
+        let systemBus = "unix:path=\(state.appendingPathComponent("\(namespace.suffix(1))/bus.sock").path)"
+        let batond = try session.startBatond(["--name", name], name: "batond-\(name)", namespace: namespace,
+                                             environment: ["DBUS_SYSTEM_BUS_ADDRESS": systemBus])
+        return (session, batond)
+    }
+
+    func testDevicesInTwoNamespacesFindEachOtherThroughDNSSDAndHandOver() throws {
+        let (a, _) = try device("alpha", namespace: "baton-a")
+        let (b, _) = try device("beta", namespace: "baton-b")
+        var found: [String: Any]?
+        XCTAssertTrue(waitUntil(timeout: 20) {
+            let devices = try b.baton(["devices", "--json"]).json as? [[String: Any]] ?? []
+            found = devices.first { $0["name"] as? String == "alpha" && $0["connected"] as? Bool == true }
+            return found != nil
+        }, "B found A through DNS-SD")
+        XCTAssertTrue((found?["address"] as? String ?? "").hasPrefix("10.77.0.1:"), "\(found ?? [:])")
+
+        let request = try b.baton(["pair", "alpha"])
+        XCTAssertEqual(request.status, 0, request.errorOutput)
+        let code = try XCTUnwrap(request.output.split(separator: "\n").first { $0.hasPrefix("Verification code: ") }?
+            .dropFirst("Verification code: ".count)).description
+        XCTAssertTrue(waitUntil { (try a.baton(["devices", "--json"]).json as? [[String: Any]] ?? [])
+            .contains { $0["pairing-code"] as? String == code } }, "A shows the same code")
+        XCTAssertEqual(try a.baton(["pair", "--confirm", "beta", code]).status, 0)
+        XCTAssertEqual(try b.baton(["pair", "--confirm", "alpha", code]).status, 0)
+
+        let trace = b.root.appendingPathComponent("target.trace.jsonl")
+        _ = try a.start(ServiceSession.product("BatonTestApp"), ["app", "--text", "across namespaces"], name: "origin",
+                        environment: ["BATON_TRACE": a.root.appendingPathComponent("origin.trace.jsonl").path])
+        _ = try b.start(ServiceSession.product("BatonTestApp"), ["app", "--text", "idle", "--app-id", "org.baton.Target"],
+                        name: "target", environment: ["BATON_TRACE": trace.path])
+        var id: String?
+        XCTAssertTrue(waitUntil(timeout: 15) {
+            let listing = try b.baton(["activities", "--json"]).json as? [[String: Any]] ?? []
+            id = listing.first { $0["title"] as? String == "Note: across namespaces" }?["id"] as? String
+            return id != nil
+        })
+        let result = try b.baton(["continue", try XCTUnwrap(id)])
+        XCTAssertEqual(result.status, 0, result.errorOutput)
+        XCTAssertTrue(waitUntil {
+            TraceFile.events(at: trace).contains {
+                $0["event"] as? String == "restored"
+                    && ($0["userInfo"] as? [String: Any])?["text"] as? String == "across namespaces"
+            }
+        })
+    }
+}
