@@ -40,7 +40,9 @@ public final class PeerLink {
     private var outgoing: [UInt8] = []
     private var isWriting = false
     private var lastHeard = Date()
-    private var lastSent = Date()
+    private var lastPing = Date()
+    /// Bytes queued for a peer that does not read: past this, the link closes.
+    public static let maximumQueuedBytes = 4 * 1024 * 1024
     private var keepaliveTimer: guint = 0
 
     init(stream: UnsafeMutablePointer<GIOStream>, socketConnection: UnsafeMutablePointer<GSocketConnection>,
@@ -85,8 +87,10 @@ public final class PeerLink {
     /// Queues raw bytes: for tests of how the far side treats bytes that are not frames.
     public func send(frame bytes: [UInt8]) {
         guard isOpen else { return }
+        guard outgoing.count + bytes.count <= Self.maximumQueuedBytes else {
+            return fail("the peer reads nothing: over \(Self.maximumQueuedBytes / 1024 / 1024) MiB queued")
+        }
         outgoing += bytes
-        lastSent = Date()
         writeNext()
     }
 
@@ -175,7 +179,8 @@ public final class PeerLink {
         let quiet = Date().timeIntervalSince(lastHeard)
         if quiet > keepalive * 3 {
             fail("no word from the peer for \(Int(quiet)) s")
-        } else if quiet >= keepalive, Date().timeIntervalSince(lastSent) >= keepalive / 2 {
+        } else if quiet >= keepalive, Date().timeIntervalSince(lastPing) >= keepalive / 2 {
+            lastPing = Date()
             send(.ping)
         }
     }

@@ -80,6 +80,8 @@ public final class PeerTLS {
             throw LinkError("cannot connect to \(address)")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        // The client's timeout stays on the socket: the link's keepalive decides from here on.
+        g_socket_set_timeout(g_socket_connection_get_socket(connection), 0)
         var error: UnsafeMutablePointer<GError>?
         guard let tls = g_tls_client_connection_new(UnsafeMutablePointer(OpaquePointer(connection)), nil, &error) else {
             throw LinkError(taking: error, "TLS")
@@ -118,8 +120,12 @@ public final class PeerTLS {
         let tls = UnsafeMutablePointer<GTlsConnection>(OpaquePointer(stream))
         let cancellable = g_cancellable_new()
         defer { g_object_unref(UnsafeMutableRawPointer(cancellable)) }
-        let timer = GLibSources.once(after: handshakeTimeout) { g_cancellable_cancel(cancellable) }
-        defer { GLibSources.cancel(timer) }
+        let timer = HandshakeTimer()
+        timer.id = GLibSources.once(after: handshakeTimeout) {
+            timer.id = 0
+            g_cancellable_cancel(cancellable)
+        }
+        defer { GLibSources.cancel(timer.id) }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let box = Unmanaged.passRetained(Pending(continuation)).toOpaque()
             g_tls_connection_handshake_async(tls, G_PRIORITY_DEFAULT, cancellable, { source, result, data in
@@ -212,6 +218,12 @@ public final class PeerListener {
 
     /// `HOST:PORT`, with brackets around an IPv6 host.
     public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
+/// The handshake's deadline: its source id, 0 once it fired.
+@MainActor
+private final class HandshakeTimer {
+    var id: guint = 0
 }
 
 /// The continuation of one GIO asynchronous call, resumed once by its callback.

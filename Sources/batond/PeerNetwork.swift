@@ -31,6 +31,8 @@ final class PeerNetwork {
     /// Where devices listen, from their hello: `HOST:PORT`.
     private(set) var addresses: [String: String] = [:]
     private var introductions: [ObjectIdentifier: PeerLink] = [:]
+    /// Incoming TLS handshakes under way.
+    private var handshakes = 0
     var pairings: [String: PairingSession] = [:]
     private var plan = DialPlan()
     private var dialTimer: guint = 0
@@ -132,7 +134,15 @@ final class PeerNetwork {
     // MARK: Links
 
     private func accept(_ connection: UnsafeMutablePointer<GSocketConnection>) {
+        guard handshakes < Self.maximumIntroductions else {
+            var error: UnsafeMutablePointer<GError>?
+            if g_io_stream_close(UnsafeMutablePointer(OpaquePointer(connection)), nil, &error) == 0 { g_clear_error(&error) }
+            g_object_unref(UnsafeMutableRawPointer(connection))
+            return
+        }
+        handshakes += 1
         Task { @MainActor in
+            defer { handshakes -= 1 }
             do {
                 adopt(try await tls.accept(connection), dialed: nil)
             } catch {
@@ -161,7 +171,7 @@ final class PeerNetwork {
             link.close("this device")
             return
         }
-        guard introductions.count < Self.maximumIntroductions else {
+        guard isPaired(link.peerDeviceID) || introductions.count < Self.maximumIntroductions else {
             link.close("too many links waiting for their hello")
             return
         }
@@ -216,7 +226,7 @@ final class PeerNetwork {
         case .fetch(let request, let activityID):
             Task { @MainActor in
                 let result = await onFetch(activityID)
-                guard link.isOpen else { return }
+                guard link.isOpen, links[deviceID] === link, isPaired(deviceID) else { return }
                 switch result {
                 case .success(let bytes): link.send(.payload(request: request, bytes: bytes))
                 case .failure(let error): link.send(.failure(request: request, error))
@@ -250,6 +260,7 @@ final class PeerNetwork {
                 return link.close("already linked")
             }
             existing.close("replaced by a newer link")
+            failFetches(of: deviceID, "the link with \(deviceName(deviceID)) was replaced")
         }
         links[deviceID] = link
         names[deviceID] = hello.name
@@ -287,11 +298,12 @@ final class PeerNetwork {
         guard links[deviceID] === link else { return }
         links[deviceID] = nil
         logger.info("link with \(deviceName(deviceID)) closed: \(reason)")
-        for (request, fetch) in fetches where fetch.deviceID == deviceID {
-            fetches[request] = nil
-            fetch.finish(.failure(.connectionUnavailable("the link with \(deviceName(deviceID)) closed: \(reason)")))
-        }
+        failFetches(of: deviceID, "the link with \(deviceName(deviceID)) closed: \(reason)")
         if pairings[deviceID] != nil { endPairing(deviceID) }
+        if !isPaired(deviceID) {
+            names[deviceID] = nil
+            addresses[deviceID] = nil
+        }
         plan.lost(deviceID)
         onDeviceGone(deviceID)
         onChange()
@@ -347,11 +359,12 @@ final class PeerNetwork {
     func fetch(_ activityID: String, from deviceID: String) async throws -> [UInt8] {
         let request = nextRequest
         nextRequest &+= 1
-        guard send(.fetch(request: request, activityID: activityID), to: deviceID) else {
+        guard isPaired(deviceID), links[deviceID]?.isOpen == true else {
             throw ServiceError.activity(.connectionUnavailable("\(deviceName(deviceID)) is not connected"))
         }
         let result = await TimedWait.value(timeout: fetchTimeout) { finish in
             fetches[request] = (deviceID, finish)
+            send(.fetch(request: request, activityID: activityID), to: deviceID)
         }
         fetches[request] = nil
         guard let result else {
@@ -359,6 +372,13 @@ final class PeerNetwork {
                 "\(deviceName(deviceID)) did not send the activity within \(Int(fetchTimeout)) s"))
         }
         return try result.mapError { ServiceError.activity($0) }.get()
+    }
+
+    private func failFetches(of deviceID: String, _ reason: String) {
+        for (request, fetch) in fetches where fetch.deviceID == deviceID {
+            fetches[request] = nil
+            fetch.finish(.failure(.connectionUnavailable(reason)))
+        }
     }
 
     private func finishFetch(_ request: UInt32, from deviceID: String, _ result: Result<[UInt8], UserActivityError>) {

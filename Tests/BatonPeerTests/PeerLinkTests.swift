@@ -10,7 +10,7 @@ final class PeerLinkTests: XCTestCase {
         _ = await pumpMainLoop(timeout: 0.2) { false }
     }
 
-    private func linkedPair(keepalive: Double = 10) async throws
+    private func linkedPair(keepalive: Double = 10, handshakeTimeout: Double = 10) async throws
         -> (server: PeerLink, client: PeerLink, serverIdentity: DeviceIdentity, clientIdentity: DeviceIdentity,
             listener: PeerListener) {
         let serverIdentity = try DeviceIdentity.generate()
@@ -19,6 +19,7 @@ final class PeerLinkTests: XCTestCase {
         let clientTLS = try PeerTLS(identity: clientIdentity)
         serverTLS.keepalive = keepalive
         clientTLS.keepalive = keepalive
+        clientTLS.handshakeTimeout = handshakeTimeout
         let listener = try PeerListener(host: "127.0.0.1", port: 0)
         XCTAssertNotEqual(listener.port, 0)
         var accepted: Outcome<PeerLink>?
@@ -101,6 +102,21 @@ final class PeerLinkTests: XCTestCase {
         _ = await pumpMainLoop(timeout: 1.5) { closed }
         XCTAssertFalse(closed)
         XCTAssertTrue(pair.server.isOpen && pair.client.isOpen)
+        pair.client.close("done")
+        pair.server.close("done")
+    }
+
+    func testADialedLinkOutlivesTheConnectTimeout() async throws {
+        // The connect timeout (1 s here) must not stay on the socket: only the keepalive
+        // (5 s) decides when a quiet link is dead.
+        let pair = try await linkedPair(keepalive: 5, handshakeTimeout: 1)
+        var closed: String?
+        pair.client.onClose = { closed = $0 }
+        pair.server.onClose = { closed = $0 }
+        pair.client.start()
+        pair.server.start()
+        _ = await pumpMainLoop(timeout: 2.5) { closed != nil }
+        XCTAssertNil(closed)
         pair.client.close("done")
         pair.server.close("done")
     }
