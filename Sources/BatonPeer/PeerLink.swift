@@ -194,7 +194,7 @@ public final class PeerLink {
         defer { g_free(text) }
         let host = String(cString: text)
         let port = g_inet_socket_address_get_port(inet)
-        return (host, host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
+        return (host, PeerAddress.format(host: host, port: UInt32(port)))
     }
 }
 

@@ -217,7 +217,15 @@ public final class PeerListener {
     }
 
     /// `HOST:PORT`, with brackets around an IPv6 host.
-    public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var address: String { PeerAddress.format(host: host, port: UInt32(port)) }
+}
+
+/// Addresses of peers as text.
+public enum PeerAddress {
+    /// `HOST:PORT`, with brackets around an IPv6 host, as GIO's `g_socket_client_connect_to_host` reads it.
+    public static func format(host: String, port: UInt32) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
 }
 
 /// The handshake's deadline: its source id, 0 once it fired.

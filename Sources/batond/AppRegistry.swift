@@ -3,8 +3,21 @@ import BatonGLib
 import CGLib
 import Foundation
 
+/// An app that claims activity types for its team: registered or installed.
+protocol ActivityClaimant {
+    var teamID: String { get }
+    func claims(_ activityType: String) -> Bool
+}
+
+extension ActivityClaimant {
+    /// Whether it continues `activityType` from an app of team `teamID` (any team when `nil`).
+    func continues(_ activityType: String, forTeam teamID: String?) -> Bool {
+        claims(activityType) && (teamID == nil || self.teamID == teamID)
+    }
+}
+
 /// An app connected to batond: what it registered, and its current activity.
-struct RegisteredApp: Sendable {
+struct RegisteredApp: ActivityClaimant, Sendable {
     /// The app's unique name on the bus, where its `org.baton.Application1` object lives.
     let busName: String
     let appID: String
@@ -111,6 +124,14 @@ final class AppRegistry {
             if let current = app.current, current.listingID == listingID { return (app, current) }
         }
         return nil
+    }
+
+    /// Current activities that may be listed, offered and continued: eligible and unexpired,
+    /// the most recently published first.
+    var offerable: [(RegisteredApp, PublishedActivity)] {
+        apps.values.compactMap { app in app.current.map { (app, $0) } }
+            .filter { $0.1.summary.isEligibleForHandoff && !$0.1.summary.isExpired() }
+            .sorted { $0.1.publishedAt > $1.1.publishedAt }
     }
 
     /// The most recently published current activity: the one the user touched last.

@@ -126,9 +126,8 @@ final class ContinuationBroker {
 
     /// Whether an app here, running or installed, continues `type` for `teamID`.
     func hasClaimant(for type: String, teamID: String?) -> Bool {
-        let matches = { (claims: Bool, team: String) in claims && (teamID == nil || team == teamID) }
-        return registry.apps.values.contains { matches($0.claims(type), $0.teamID) }
-            || InstalledApps.all().contains { matches($0.claims(type), $0.teamID) }
+        registry.apps.values.contains { $0.continues(type, forTeam: teamID) }
+            || InstalledApps.all().contains { $0.continues(type, forTeam: teamID) }
     }
 
     /// The encoded activity: saved now by its app, or the payload batond holds.
@@ -201,10 +200,10 @@ final class ContinuationBroker {
     /// first, else an installed one, started now.
     private func claimingApp(for type: String, teamID: String?, excluding origin: String?) async throws -> RegisteredApp {
         let running = registry.apps.values
-            .filter { $0.claims(type) && $0.busName != origin && (teamID == nil || $0.teamID == teamID) }
+            .filter { $0.continues(type, forTeam: teamID) && $0.busName != origin }
             .sorted { $0.busName < $1.busName }
         if let app = running.first { return app }
-        guard let installed = InstalledApps.all().first(where: { $0.claims(type) && (teamID == nil || $0.teamID == teamID) })
+        guard let installed = InstalledApps.all().first(where: { $0.continues(type, forTeam: teamID) })
         else { throw ServiceError.noClaimant(activityType: type, teamID: teamID) }
         logger.info("starting \(installed.appID) to continue \(type)")
         try InstalledApps.launch(installed)
@@ -212,7 +211,7 @@ final class ContinuationBroker {
             throw ServiceError.activity(.remoteApplicationTimedOut(
                 "\(installed.appID) did not register within \(Self.seconds(timeouts.launch)) of its launch"))
         }
-        guard app.claims(type), teamID == nil || app.teamID == teamID else {
+        guard app.continues(type, forTeam: teamID) else {
             throw ServiceError.noClaimant(activityType: type, teamID: teamID)
         }
         return app

@@ -44,10 +44,7 @@ extension Daemon {
 
     /// This device's current activities as offers: eligible and unexpired ones only.
     var localOffers: [PeerOffer] {
-        registry.apps.values
-            .compactMap { app in app.current.map { (app, $0) } }
-            .filter { $0.1.summary.isEligibleForHandoff && !$0.1.summary.isExpired() }
-            .sorted { $0.1.publishedAt > $1.1.publishedAt }
+        registry.offerable
             .prefix(PeerMessage.maximumOffers)
             .map { PeerOffer(id: $0.1.listingID, summary: $0.1.summary, appID: $0.0.appID, teamID: $0.0.teamID) }
     }

@@ -22,11 +22,7 @@ extension Daemon {
 
     /// Local current activities that are eligible and unexpired, then offers.
     var activityRecords: [[String: BusValue]] {
-        let local = registry.apps.values
-            .compactMap { app in app.current.map { (app, $0) } }
-            .filter { $0.1.summary.isEligibleForHandoff && !$0.1.summary.isExpired() }
-            .sorted { $0.1.publishedAt > $1.1.publishedAt }
-            .map { Self.record($0.0, $0.1) }
+        let local = registry.offerable.map { Self.record($0.0, $0.1) }
         let offered = offers.current.map { offer in
             var record = Self.summaryRecord(offer.summary)
             record["id"] = .string(offer.id)

@@ -4,7 +4,7 @@ import CGLib
 import Foundation
 
 /// An installed app that claims activity types in its desktop entry.
-struct InstalledApp: Sendable {
+struct InstalledApp: ActivityClaimant, Sendable {
     /// The desktop file id without `.desktop`: the application id for a D-Bus-activatable entry.
     let appID: String
     let teamID: String

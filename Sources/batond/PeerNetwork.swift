@@ -264,7 +264,7 @@ final class PeerNetwork {
         }
         links[deviceID] = link
         names[deviceID] = hello.name
-        let address = hello.port == 0 ? nil : Self.address(host: link.remoteHost, port: hello.port)
+        let address = hello.port == 0 ? nil : PeerAddress.format(host: link.remoteHost, port: hello.port)
         addresses[deviceID] = address
         logger.info("linked with \(hello.name) (\(deviceID)) at \(link.remoteAddress)\(isPaired(deviceID) ? ", paired" : "")")
         if isPaired(deviceID) {
@@ -385,9 +385,5 @@ final class PeerNetwork {
         guard let fetch = fetches[request], fetch.deviceID == deviceID else { return }
         fetches[request] = nil
         fetch.finish(result)
-    }
-
-    static func address(host: String, port: UInt32) -> String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }

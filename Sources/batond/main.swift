@@ -64,7 +64,7 @@ let status: Int32 = MainActor.assumeIsolated {
     let discovery = AvahiDiscovery(logger: logger)
     if !options.noDiscovery, let port = network.listener?.port {
         discovery.start(deviceID: network.identity.deviceID, port: port, found: { deviceID, host, port in
-            network.discovered(PeerNetwork.address(host: host, port: UInt32(port)), deviceID: deviceID)
+            network.discovered(PeerAddress.format(host: host, port: UInt32(port)), deviceID: deviceID)
         }, lost: { deviceID in
             network.undiscovered(deviceID)
         })

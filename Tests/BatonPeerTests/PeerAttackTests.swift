@@ -19,13 +19,8 @@ final class PeerAttackTests: XCTestCase {
         let app = devices.a.root.appendingPathComponent("origin.trace.jsonl")
         _ = try devices.a.start(ServiceSession.product("BatonTestApp"), ["app", "--text", "secret plans"],
                                 name: "origin", environment: ["BATON_TRACE": app.path])
-        var id: String?
-        waitUntil {
-            let listing = try self.devices.b.baton(["activities", "--json"]).json as? [[String: Any]] ?? []
-            id = listing.first { $0["title"] as? String == "Note: secret plans" }?["id"] as? String
-            return id != nil
-        }
-        offerID = try XCTUnwrap(id, "the paired device lists A's activity")
+        offerID = try XCTUnwrap(devices.b.waitForActivity(titled: "Note: secret plans")?["id"] as? String,
+                                "the paired device lists A's activity")
     }
 
     override func tearDown() async throws {
@@ -82,7 +77,7 @@ final class PeerAttackTests: XCTestCase {
     private func assertPairedLinkUntouched(file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertTrue(devices.batondA.isRunning, file: file, line: line)
         XCTAssertEqual(try devices.device(devices.idA, on: devices.b)?["connected"] as? Bool, true, file: file, line: line)
-        let listing = try devices.b.baton(["activities", "--json"]).json as? [[String: Any]] ?? []
+        let listing = try devices.b.activities()
         XCTAssertTrue(listing.contains { $0["id"] as? String == offerID }, file: file, line: line)
     }
 

@@ -28,14 +28,7 @@ final class NamespaceTests: XCTestCase {
     }
 
     override func tearDown() {
-        if testRun?.hasSucceeded == false {
-            for session in sessions {
-                for file in (try? FileManager.default.contentsOfDirectory(atPath: session.root.path)) ?? []
-                where file.hasSuffix(".log") {
-                    print("--- \(file)\n\((try? String(contentsOf: session.root.appendingPathComponent(file), encoding: .utf8))?.suffix(3000) ?? "")")
-                }
-            }
-        }
+        if testRun?.hasSucceeded == false { sessions.forEach { $0.printLogs() } }
         sessions.forEach { $0.tearDown() }
         if let state { _ = try? run(Self.fixtures.appendingPathComponent("avahi-netns-down.sh").path, [state.path]) }
     }
@@ -101,13 +94,8 @@ final class NamespaceTests: XCTestCase {
                         environment: ["BATON_TRACE": a.root.appendingPathComponent("origin.trace.jsonl").path])
         _ = try b.start(ServiceSession.product("BatonTestApp"), ["app", "--text", "idle", "--app-id", "org.baton.Target"],
                         name: "target", environment: ["BATON_TRACE": trace.path])
-        var id: String?
-        XCTAssertTrue(waitUntil(timeout: 15) {
-            let listing = try b.baton(["activities", "--json"]).json as? [[String: Any]] ?? []
-            id = listing.first { $0["title"] as? String == "Note: across namespaces" }?["id"] as? String
-            return id != nil
-        })
-        let result = try b.baton(["continue", try XCTUnwrap(id)])
+        let id = try XCTUnwrap(b.waitForActivity(titled: "Note: across namespaces", timeout: 15)?["id"] as? String)
+        let result = try b.baton(["continue", id])
         XCTAssertEqual(result.status, 0, result.errorOutput)
         XCTAssertTrue(waitUntil {
             TraceFile.events(at: trace).contains {

@@ -30,17 +30,8 @@ final class PeerTests: XCTestCase {
         return app
     }
 
-    private func activities(on session: ServiceSession) throws -> [[String: Any]] {
-        try session.baton(["activities", "--json"]).json as? [[String: Any]] ?? []
-    }
-
-    private func offerID(titled title: String, on session: ServiceSession, timeout: TimeInterval = 10) -> String? {
-        var id: String?
-        waitUntil(timeout: timeout) {
-            id = try self.activities(on: session).first { $0["title"] as? String == title }?["id"] as? String
-            return id != nil
-        }
-        return id
+    private func offerID(titled title: String, on session: ServiceSession) -> String? {
+        session.waitForActivity(titled: title)?["id"] as? String
     }
 
     func testPairedDevicesContinueEachOthersActivities() throws {
@@ -57,7 +48,7 @@ final class PeerTests: XCTestCase {
         let origin = try startNote("origin", on: devices.a, text: "from alpha")
         let target = try startNote("target", on: devices.b, text: "idle on beta", extra: ["--app-id", "org.baton.Target"])
         let id = try XCTUnwrap(offerID(titled: "Note: from alpha", on: devices.b), "B never listed A's activity")
-        let offer = try XCTUnwrap(activities(on: devices.b).first { $0["id"] as? String == id })
+        let offer = try XCTUnwrap(devices.b.activities().first { $0["id"] as? String == id })
         XCTAssertEqual(offer["device"] as? String, "alpha")
         XCTAssertEqual(offer["device-id"] as? String, devices.idA)
         XCTAssertEqual(offer["origin"] as? String, "offer")
@@ -72,15 +63,15 @@ final class PeerTests: XCTestCase {
         XCTAssertNotNil(origin.waitForEvent("was-continued"), "A's app hears its activity was continued")
 
         origin.child.stop()
-        XCTAssertTrue(waitUntil { try self.activities(on: self.devices.b).allSatisfy { $0["device"] as? String != "alpha" } },
+        XCTAssertTrue(waitUntil { try self.devices.b.activities().allSatisfy { $0["device"] as? String != "alpha" } },
                       "the offer is withdrawn when A's activity goes")
     }
 
     func testAnUnpairedDeviceSeesNoOffers() throws {
         _ = try startNote("origin", on: devices.a, text: "secret draft")
-        XCTAssertTrue(waitUntil { try self.activities(on: self.devices.a).contains { $0["title"] as? String == "Note: secret draft" } })
+        XCTAssertTrue(waitUntil { try self.devices.a.activities().contains { $0["title"] as? String == "Note: secret draft" } })
         Thread.sleep(forTimeInterval: 1)
-        XCTAssertEqual(try activities(on: devices.b).count, 0, "an unpaired device lists nothing")
+        XCTAssertEqual(try devices.b.activities().count, 0, "an unpaired device lists nothing")
         XCTAssertFalse(devices.batondB.log.contains("secret"), "B's batond never saw the title")
         let attempt = try devices.b.baton(["continue", "--file", "/dev/null"])
         XCTAssertNotEqual(attempt.status, 0)

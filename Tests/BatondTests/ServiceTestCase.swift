@@ -18,13 +18,7 @@ class ServiceTestCase: XCTestCase {
     }
 
     override func tearDown() {
-        if let session, testRun?.hasSucceeded == false {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: session.root.path)) ?? []
-            where name.hasSuffix(".log") {
-                let log = (try? String(contentsOf: session.root.appendingPathComponent(name), encoding: .utf8)) ?? ""
-                print("--- \(name)\n\(log.suffix(3000))")
-            }
-        }
+        if let session, testRun?.hasSucceeded == false { session.printLogs() }
         session?.tearDown()
     }
 

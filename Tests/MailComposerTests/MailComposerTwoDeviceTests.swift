@@ -52,12 +52,8 @@ final class MailComposerTwoDeviceTests: XCTestCase {
                        environment: devices.a.environment)
         XCTAssertFalse(try onA.windows(titled: "Across devices").isEmpty)
 
-        var offer: [String: Any]?
-        XCTAssertTrue(waitUntil(timeout: 15) {
-            let listing = try self.devices.b.baton(["activities", "--json"]).json as? [[String: Any]] ?? []
-            offer = listing.first { $0["title"] as? String == "Draft: Across devices" }
-            return offer != nil
-        }, "B lists A's draft")
+        let offer = devices.b.waitForActivity(titled: "Draft: Across devices", timeout: 15)
+        XCTAssertNotNil(offer, "B lists A's draft")
         XCTAssertEqual(offer?["device"] as? String, "alpha")
         XCTAssertEqual(offer?["type"] as? String, "org.example.mail.compose")
         let id = try XCTUnwrap(offer?["id"] as? String)

@@ -88,13 +88,8 @@ public final class DevicePair {
 
     /// Prints both batonds' logs: for a failed test.
     public func printLogs() {
-        for (name, session) in [("A", a), ("B", b)] {
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: session.root.path)) ?? []
-            where file.hasSuffix(".log") {
-                let log = (try? String(contentsOf: session.root.appendingPathComponent(file), encoding: .utf8)) ?? ""
-                print("--- \(name)/\(file)\n\(log.suffix(4000))")
-            }
-        }
+        a.printLogs(label: "A/", limit: 4000)
+        b.printLogs(label: "B/", limit: 4000)
     }
 
     public func tearDown() {

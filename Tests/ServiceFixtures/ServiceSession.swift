@@ -159,6 +159,29 @@ public final class ServiceSession {
                              errorOutput: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")
     }
 
+    /// `baton activities --json`: what can be continued on this session's device.
+    public func activities() throws -> [[String: Any]] {
+        try baton(["activities", "--json"]).json as? [[String: Any]] ?? []
+    }
+
+    /// Waits until an activity titled `title` is listed; returns its record, or `nil` after `timeout`.
+    public func waitForActivity(titled title: String, timeout: TimeInterval = 10) -> [String: Any]? {
+        var found: [String: Any]?
+        waitUntil(timeout: timeout) {
+            found = try self.activities().first { $0["title"] as? String == title }
+            return found != nil
+        }
+        return found
+    }
+
+    /// Prints the tail of each of the session's `.log` files: for a failed test.
+    public func printLogs(label: String = "", limit: Int = 3000) {
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] where file.hasSuffix(".log") {
+            let log = (try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)) ?? ""
+            print("--- \(label)\(file)\n\(log.suffix(limit))")
+        }
+    }
+
     /// Installs a desktop entry in the session's `applications` folder.
     public func installDesktopEntry(id: String, exec: String, teamID: String, activityTypes: [String],
                                     dbusActivatable: Bool = false) throws {
