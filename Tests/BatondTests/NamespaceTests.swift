@@ -94,6 +94,7 @@ final class NamespaceTests: XCTestCase {
                         environment: ["BATON_TRACE": a.root.appendingPathComponent("origin.trace.jsonl").path])
         _ = try b.start(ServiceSession.product("BatonTestApp"), ["app", "--text", "idle", "--app-id", "org.baton.Target"],
                         name: "target", environment: ["BATON_TRACE": trace.path])
+        XCTAssertNotNil(b.waitForActivity(titled: "Note: idle"), "the target app registered on B")
         let id = try XCTUnwrap(b.waitForActivity(titled: "Note: across namespaces", timeout: 15)?["id"] as? String)
         let result = try b.baton(["continue", id])
         XCTAssertEqual(result.status, 0, result.errorOutput)

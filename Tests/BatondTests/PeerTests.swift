@@ -27,6 +27,10 @@ final class PeerTests: XCTestCase {
         let app = NoteAppProcess(root: session.root, name: name)
         app.child = try session.start(ServiceSession.product("BatonTestApp"), ["app", "--text", text] + extra,
                                       name: name, environment: ["BATON_TRACE": app.traceURL.path])
+        // Listed on its own device means registered there: a continuation can find it.
+        guard session.waitForActivity(titled: "Note: \(text)") != nil else {
+            throw FixtureError("\(name) never registered its activity on its device")
+        }
         return app
     }
 
