@@ -37,6 +37,8 @@ public struct PeerProtocolError: Error, Hashable, Sendable, CustomStringConverti
 public struct FrameReader: Sendable {
     private var buffer: [UInt8] = []
     private var start = 0
+    /// The largest body accepted; at most ``PeerFrame/maximumBodySize``.
+    public var maximumBodySize = PeerFrame.maximumBodySize
 
     public init() {}
 
@@ -51,6 +53,14 @@ public struct FrameReader: Sendable {
 
     /// Bytes received that are not yet a whole frame.
     public var pendingCount: Int { buffer.count - start }
+
+    /// The kind of the next frame, as soon as a header of this protocol is in (before the
+    /// body is); `nil` before that, or when the header is not one (``next()`` throws).
+    public var pendingKind: UInt8? {
+        guard pendingCount >= PeerFrame.headerSize, Array(buffer[start..<start + 2]) == PeerFrame.magic,
+              buffer[start + 2] == PeerFrame.version else { return nil }
+        return buffer[start + 3]
+    }
 
     /// The next whole frame, or `nil` until more bytes arrive.
     ///
@@ -68,8 +78,8 @@ public struct FrameReader: Sendable {
             throw PeerProtocolError("protocol version \(header[2]), this device speaks \(PeerFrame.version)")
         }
         let length = header[4..<8].reduce(0) { $0 << 8 | Int($1) }
-        guard length <= PeerFrame.maximumBodySize else {
-            throw PeerProtocolError("a frame of \(length) bytes, over the limit of \(PeerFrame.maximumBodySize)")
+        guard length <= maximumBodySize else {
+            throw PeerProtocolError("a frame of \(length) bytes, over the limit of \(maximumBodySize)")
         }
         guard pendingCount >= PeerFrame.headerSize + length else { return nil }
         let bodyStart = start + PeerFrame.headerSize

@@ -37,6 +37,8 @@ public final class PeerLink {
     private let readBuffer: UnsafeMutableRawPointer
     private static let readBufferSize = 64 * 1024
     private var reader = FrameReader()
+    /// Why the link closes once its queued frames are written.
+    private var closingReason: String?
     private var outgoing: [UInt8] = []
     private var isWriting = false
     private var lastHeard = Date()
@@ -44,6 +46,17 @@ public final class PeerLink {
     /// Bytes queued for a peer that does not read: past this, the link closes.
     public static let maximumQueuedBytes = 4 * 1024 * 1024
     private var keepaliveTimer: guint = 0
+
+    /// Whether the peer is paired: only a trusted peer may send activity messages, and
+    /// frames of up to ``PeerFrame/maximumBodySize``. An untrusted peer's activity message
+    /// is answered with `unpair` (this device does not count it as paired) and closes the
+    /// link before its body is read; its other frames may be at most ``untrustedBodyLimit``.
+    public var isTrusted = false {
+        didSet { reader.maximumBodySize = isTrusted ? PeerFrame.maximumBodySize : Self.untrustedBodyLimit }
+    }
+    /// The largest frame body an untrusted peer may send: hello, pairing and keepalive
+    /// messages are far smaller.
+    public static let untrustedBodyLimit = 4096
 
     init(stream: UnsafeMutablePointer<GIOStream>, socketConnection: UnsafeMutablePointer<GSocketConnection>,
          peerCertificateDER: [UInt8], isOutgoing: Bool, keepalive: Double) throws {
@@ -57,6 +70,7 @@ public final class PeerLink {
         (remoteHost, remoteAddress) = Self.remote(of: socketConnection)
         cancellable = g_cancellable_new()
         readBuffer = UnsafeMutableRawPointer.allocate(byteCount: Self.readBufferSize, alignment: 8)
+        reader.maximumBodySize = Self.untrustedBodyLimit
         g_object_ref(UnsafeMutableRawPointer(stream))
         g_object_ref(UnsafeMutableRawPointer(socketConnection))
     }
@@ -113,6 +127,12 @@ public final class PeerLink {
         onClose(reason)
     }
 
+    /// Reads nothing more, writes what is queued, then fails with `reason`.
+    private func fail(afterWritingQueued reason: String) {
+        closingReason = reason
+        if !isWriting && outgoing.isEmpty { fail(reason) }
+    }
+
     private func readNext() {
         guard isOpen else { return }
         let box = Unmanaged.passRetained(self).toOpaque()
@@ -129,13 +149,18 @@ public final class PeerLink {
     }
 
     private func didRead(_ count: Int, error: String?) {
-        guard isOpen else { return }
+        guard isOpen, closingReason == nil else { return }
         if let error { return fail("read failed: \(error)") }
         guard count > 0 else { return fail("the peer closed the link") }
         lastHeard = Date()
         reader.append(UnsafeRawBufferPointer(start: readBuffer, count: count))
         do {
-            while isOpen, let frame = try reader.next() {
+            while isOpen {
+                if !isTrusted, let kind = reader.pendingKind, !PeerMessage.isAllowedBeforePairing(kind: kind) {
+                    send(.unpair)
+                    return fail(afterWritingQueued: "not paired, yet it sent an activity message")
+                }
+                guard let frame = try reader.next() else { break }
                 let message = try PeerMessage(kind: frame.kind, body: frame.body)
                 switch message {
                 case .ping: send(.pong)
@@ -172,6 +197,7 @@ public final class PeerLink {
     private func didWrite(_ error: String?) {
         isWriting = false
         if let error { return fail("write failed: \(error)") }
+        if let closingReason, outgoing.isEmpty { return fail(closingReason) }
         writeNext()
     }
 

@@ -40,8 +40,13 @@ public struct PeerOffer: Hashable, Sendable {
 /// `hello`, the pairing messages and keepalives are accepted.
 public enum PeerMessage: Hashable, Sendable {
     case hello(PeerHello)
-    /// The sender asks to pair; both sides now show the verification code.
-    case pairRequest
+    /// The sender asks to pair, committing to its pairing nonce: `commitment` is
+    /// ``PairingNonce/commitment(to:)`` of it, revealed only after the receiver's nonce.
+    case pairRequest(commitment: [UInt8])
+    /// The receiver of a `pairRequest` agrees to pair and sends its own nonce.
+    case pairAccept(nonce: [UInt8])
+    /// The requester reveals the nonce it committed to; both sides now know the code.
+    case pairReveal(nonce: [UInt8])
     /// The sender's user confirmed the verification code.
     case pairConfirm
     /// The sender gave up pairing (wrong code, timeout, or the user declined).
@@ -66,13 +71,22 @@ public enum PeerMessage: Hashable, Sendable {
 
     private enum Kind: UInt8 {
         case hello = 1, pairRequest, pairConfirm, pairCancel, unpair, offers, fetch, payload, failure, continued,
-             ping, pong
+             ping, pong, pairAccept, pairReveal
+
+        var isAllowedBeforePairing: Bool {
+            switch self {
+            case .hello, .pairRequest, .pairAccept, .pairReveal, .pairConfirm, .pairCancel, .unpair, .ping, .pong: true
+            case .offers, .fetch, .payload, .failure, .continued: false
+            }
+        }
     }
 
     private var kind: Kind {
         switch self {
         case .hello: .hello
         case .pairRequest: .pairRequest
+        case .pairAccept: .pairAccept
+        case .pairReveal: .pairReveal
         case .pairConfirm: .pairConfirm
         case .pairCancel: .pairCancel
         case .unpair: .unpair
@@ -87,11 +101,12 @@ public enum PeerMessage: Hashable, Sendable {
     }
 
     /// Whether a peer that is not paired may send it.
-    public var isAllowedBeforePairing: Bool {
-        switch self {
-        case .hello, .pairRequest, .pairConfirm, .pairCancel, .unpair, .ping, .pong: true
-        case .offers, .fetch, .payload, .failure, .continued: false
-        }
+    public var isAllowedBeforePairing: Bool { kind.isAllowedBeforePairing }
+
+    /// Whether a peer that is not paired may send a frame of this kind; unknown kinds count
+    /// as allowed here and are refused when the frame is read.
+    public static func isAllowedBeforePairing(kind rawKind: UInt8) -> Bool {
+        Kind(rawValue: rawKind)?.isAllowedBeforePairing ?? true
     }
 
     /// The message as one frame.
@@ -103,8 +118,12 @@ public enum PeerMessage: Hashable, Sendable {
         switch self {
         case .hello(let hello):
             return ["id": .string(hello.deviceID), "name": .string(hello.name), "port": .uint32(hello.port)]
-        case .pairRequest, .pairConfirm, .unpair, .ping, .pong:
+        case .pairConfirm, .unpair, .ping, .pong:
             return [:]
+        case .pairRequest(let commitment):
+            return ["commitment": .bytes(commitment)]
+        case .pairAccept(let nonce), .pairReveal(let nonce):
+            return ["nonce": .bytes(nonce)]
         case .pairCancel(let reason):
             return ["reason": .string(reason)]
         case .offers(let offers):
@@ -142,7 +161,9 @@ public enum PeerMessage: Hashable, Sendable {
         case .hello:
             self = .hello(PeerHello(deviceID: try fields.identifier("id"), name: try fields.text("name", limit: 255),
                                     port: try fields.uint32("port")))
-        case .pairRequest: self = .pairRequest
+        case .pairRequest: self = .pairRequest(commitment: try fields.nonce("commitment"))
+        case .pairAccept: self = .pairAccept(nonce: try fields.nonce("nonce"))
+        case .pairReveal: self = .pairReveal(nonce: try fields.nonce("nonce"))
         case .pairConfirm: self = .pairConfirm
         case .pairCancel: self = .pairCancel(reason: try fields.text("reason", limit: 1024))
         case .unpair: self = .unpair
@@ -197,6 +218,14 @@ public enum PeerMessage: Hashable, Sendable {
             let value = try text(key, limit: 64)
             guard !value.isEmpty, value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
                 throw PeerProtocolError("\(kind) message: \"\(key)\" must be 1 to 64 letters, digits or dashes")
+            }
+            return value
+        }
+
+        /// A pairing nonce or commitment: exactly ``PairingNonce/size`` bytes.
+        func nonce(_ key: String) throws -> [UInt8] {
+            guard let value = record[key]?.bytes, value.count == PairingNonce.size else {
+                throw PeerProtocolError("\(kind) message: \"\(key)\" must be \(PairingNonce.size) bytes")
             }
             return value
         }

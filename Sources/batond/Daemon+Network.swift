@@ -65,10 +65,12 @@ extension Daemon {
         } else if key.hasPrefix("pair:") {
             let deviceID = String(key.dropFirst("pair:".count))
             guard let code = network.pairings[deviceID]?.code else { return }
-            do {
-                _ = try network.confirmPairing(deviceID, code: code)
-            } catch {
-                logger.notice("confirming the pairing failed: \(error)")
+            Task { @MainActor in
+                do {
+                    _ = try await network.confirmPairing(deviceID, code: code)
+                } catch {
+                    logger.notice("confirming the pairing failed: \(error)")
+                }
             }
         }
     }

@@ -86,7 +86,7 @@ extension Daemon {
                 record["address"] = .string(address)
             }
             if let pairing = network.pairings[id] {
-                record["pairing-code"] = .string(pairing.code)
+                if let code = pairing.code { record["pairing-code"] = .string(code) }
                 record["confirmed-here"] = .bool(pairing.confirmedHere)
             }
             return record

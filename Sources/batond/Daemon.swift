@@ -126,13 +126,16 @@ final class Daemon {
             case "ListDevices":
                 call.reply([.dictionaries(deviceRecords)])
             case "Pair":
-                let (deviceID, code) = try network.pair(arguments.at(0)?.string ?? "")
-                call.reply([.string(deviceID), .string(code)])
+                let device = arguments.at(0)?.string ?? ""
+                answer(call) { [network] in
+                    let (deviceID, code) = try await network.pair(device)
+                    return [.string(deviceID), .string(code)]
+                }
             case "ConfirmPair":
                 guard let device = arguments.at(0)?.string, let code = arguments.at(1)?.string else {
                     throw ServiceError.invalidArguments("expected (s, s)")
                 }
-                call.reply([.bool(try network.confirmPairing(device, code: code))])
+                answer(call) { [network] in [.bool(try await network.confirmPairing(device, code: code))] }
             case "Unpair":
                 try network.unpair(arguments.at(0)?.string ?? "")
                 call.reply()

@@ -6,25 +6,43 @@ import Foundation
 
 /// One pairing in progress with a linked device.
 struct PairingSession {
-    /// The code both devices show, from both public keys.
-    let code: String
+    /// Who asked: this device, which committed to `nonce` first, or the other one, whose
+    /// nonce is known only by its `commitment` until it is revealed.
+    enum Role {
+        case requester(nonce: [UInt8])
+        case responder(commitment: [UInt8], nonce: [UInt8])
+    }
+
+    var role: Role
+    /// The code both devices show, once both nonces are known.
+    var code: String?
     var confirmedHere = false
     var confirmedThere = false
     /// Ends the pairing when nobody finished it in time.
-    let timer: guint
+    var timer: guint = 0
+    /// Calls waiting for the code.
+    var waiters: [@MainActor (Result<String, ServiceError>) -> Void] = []
+
+    var isRequester: Bool {
+        if case .requester = role { true } else { false }
+    }
 }
 
-/// Pairing: a request, the same code on both screens, a confirmation on each side; then each
-/// side pins the other's certificate.
+/// Pairing: a request that commits to a nonce, the other side's nonce, the reveal; then the
+/// same code on both screens, a confirmation on each side, and each side pins the other's
+/// certificate.
 extension PeerNetwork {
     /// How long a pairing waits for both confirmations.
     static let pairingTimeout = 120.0
+    /// How long a pairing waits for the other device's nonce, or for the requester's reveal.
+    static let pairingAnswerTimeout = 10.0
 
-    /// Asks `device` to pair, and returns the verification code to compare.
+    /// Asks `device` to pair, and returns the verification code to compare once the other
+    /// device has answered with its nonce.
     ///
     /// - Throws: ``ServiceError/unknownDevice(_:)``, or ``ServiceError/pairing(_:)`` when the
-    ///   device is not linked or is paired already.
-    func pair(_ device: String) throws -> (deviceID: String, code: String) {
+    ///   device is not linked, is paired already, does not answer, or cancels.
+    func pair(_ device: String) async throws -> (deviceID: String, code: String) {
         let deviceID = try resolve(device)
         guard !isPaired(deviceID) else {
             throw ServiceError.pairing("\(deviceName(deviceID)) is paired already")
@@ -32,11 +50,14 @@ extension PeerNetwork {
         guard let link = links[deviceID], link.isOpen else {
             throw ServiceError.pairing("\(deviceName(deviceID)) is not connected: it must be reachable to pair")
         }
-        let session = pairings[deviceID] ?? beginPairing(deviceID, link)
-        link.send(.pairRequest)
-        logger.info("pairing with \(deviceName(deviceID)) requested; code \(session.code)")
-        onChange()
-        return (deviceID, session.code)
+        if pairings[deviceID] == nil {
+            let nonce = PairingNonce.make()
+            beginPairing(deviceID, as: .requester(nonce: nonce))
+            link.send(.pairRequest(commitment: PairingNonce.commitment(to: nonce)))
+            logger.info("pairing with \(deviceName(deviceID)) requested")
+            onChange()
+        }
+        return (deviceID, try await pairingCode(deviceID))
     }
 
     /// Confirms the pairing with `device`, whose screen shows `code`.
@@ -44,20 +65,19 @@ extension PeerNetwork {
     /// - Returns: whether the devices are paired now (`false`: waiting for the other side).
     /// - Throws: ``ServiceError/pairing(_:)`` when no pairing is in progress, or the code is
     ///   wrong, which ends the pairing on both sides without pinning anything.
-    func confirmPairing(_ device: String, code: String) throws -> Bool {
+    func confirmPairing(_ device: String, code: String) async throws -> Bool {
         let deviceID = try resolve(device)
-        guard var session = pairings[deviceID] else {
+        guard pairings[deviceID] != nil else {
             throw ServiceError.pairing(isPaired(deviceID) ? "\(deviceName(deviceID)) is paired already"
                 : "no pairing with \(deviceName(deviceID)) is in progress: start one with baton pair \(device)")
         }
-        guard VerificationCode.matches(code, session.code) else {
-            links[deviceID]?.send(.pairCancel(reason: "the verification code did not match"))
-            endPairing(deviceID)
+        let expected = try await pairingCode(deviceID)
+        guard VerificationCode.matches(code, expected) else {
+            endPairing(deviceID, sending: "the verification code did not match", because: "the verification code was wrong")
             logger.warning("wrong verification code for \(deviceName(deviceID)): pairing cancelled, nothing pinned")
             throw ServiceError.pairing("wrong verification code: nothing was paired; start again with baton pair")
         }
-        session.confirmedHere = true
-        pairings[deviceID] = session
+        pairings[deviceID]?.confirmedHere = true
         links[deviceID]?.send(.pairConfirm)
         return completeIfConfirmed(deviceID)
     }
@@ -71,43 +91,124 @@ extension PeerNetwork {
         logger.info("unpaired \(deviceName(deviceID))")
     }
 
-    func pairingRequested(by deviceID: String, over link: PeerLink) {
-        guard !isPaired(deviceID) else {
-            logger.notice("\(deviceName(deviceID)) asked to pair, but is paired already; ignored")
-            return
+    /// The pairing's code, waiting up to ``pairingAnswerTimeout`` for the nonces.
+    private func pairingCode(_ deviceID: String) async throws -> String {
+        guard let session = pairings[deviceID] else {
+            throw ServiceError.pairing("the pairing with \(deviceName(deviceID)) ended")
         }
-        guard pairings[deviceID] == nil else { return }
-        let session = beginPairing(deviceID, link)
-        logger.info("\(deviceName(deviceID)) asks to pair; code \(session.code)")
-        onPairingRequest(deviceID, deviceName(deviceID), session.code)
+        if let code = session.code { return code }
+        let result = await TimedWait.value(timeout: Self.pairingAnswerTimeout) { finish in
+            pairings[deviceID]?.waiters.append(finish)
+        }
+        guard let result else {
+            endPairing(deviceID, sending: "no answer in time", because: "no answer in time")
+            throw ServiceError.pairing("\(deviceName(deviceID)) did not answer within \(Int(Self.pairingAnswerTimeout)) s: nothing was paired")
+        }
+        return try result.get()
+    }
+
+    /// A device asks to pair. A paired device asking again has forgotten this one, so its
+    /// pin goes here too. When both asked at once, the request of the lower device id wins.
+    func pairingRequested(by deviceID: String, commitment: [UInt8], over link: PeerLink) {
+        if isPaired(deviceID) {
+            logger.notice("\(deviceName(deviceID)) asks to pair again: it no longer counts this device as paired, so its pin is dropped here too")
+            forget(deviceID)
+        }
+        if let session = pairings[deviceID] {
+            if session.isRequester, identity.deviceID < deviceID { return }
+            if !session.isRequester || session.code != nil {
+                endPairing(deviceID, sending: nil, because: "\(deviceName(deviceID)) started the pairing again")
+            }
+        }
+        let nonce = PairingNonce.make()
+        beginPairing(deviceID, as: .responder(commitment: commitment, nonce: nonce))
+        link.send(.pairAccept(nonce: nonce))
         onChange()
     }
 
-    func pairingConfirmedRemotely(by deviceID: String) {
-        guard pairings[deviceID] != nil else { return }
+    /// The other device answered this device's request with its nonce: the code is known.
+    func pairingAccepted(by deviceID: String, nonce: [UInt8], over link: PeerLink) {
+        guard let session = pairings[deviceID], case .requester(let ownNonce) = session.role, session.code == nil else {
+            return refuseUnexpectedPairingMessage(from: deviceID, over: link)
+        }
+        link.send(.pairReveal(nonce: ownNonce))
+        settle(deviceID, code: VerificationCode.make(requesterKey: identity.publicKeyInfo,
+                                                     responderKey: link.peerPublicKeyInfo,
+                                                     requesterNonce: ownNonce, responderNonce: nonce))
+        logger.info("pairing with \(deviceName(deviceID)): code \(pairings[deviceID]?.code ?? "")")
+    }
+
+    /// The requester revealed its nonce: it must be the one it committed to.
+    func pairingRevealed(by deviceID: String, nonce: [UInt8], over link: PeerLink) {
+        guard let session = pairings[deviceID], case .responder(let commitment, let ownNonce) = session.role,
+              session.code == nil else {
+            return refuseUnexpectedPairingMessage(from: deviceID, over: link)
+        }
+        guard PairingNonce.commitment(to: nonce) == commitment else {
+            logger.warning("\(deviceName(deviceID)) revealed a pairing nonce it had not committed to: pairing cancelled")
+            return endPairing(deviceID, sending: "the revealed nonce did not match its commitment",
+                              because: "the other device broke the pairing protocol")
+        }
+        let code = VerificationCode.make(requesterKey: link.peerPublicKeyInfo, responderKey: identity.publicKeyInfo,
+                                         requesterNonce: nonce, responderNonce: ownNonce)
+        settle(deviceID, code: code)
+        logger.info("\(deviceName(deviceID)) asks to pair; code \(code)")
+        onPairingRequest(deviceID, deviceName(deviceID), code)
+    }
+
+    func pairingConfirmedRemotely(by deviceID: String, over link: PeerLink) {
+        guard pairings[deviceID]?.code != nil else {
+            // A confirmation for a pairing this device does not have (lost with an earlier
+            // link): cancel, so the other side does not pin this device alone.
+            guard !isPaired(deviceID) else { return }
+            return refuseUnexpectedPairingMessage(from: deviceID, over: link)
+        }
         pairings[deviceID]?.confirmedThere = true
         _ = completeIfConfirmed(deviceID)
     }
 
-    func endPairing(_ deviceID: String) {
+    /// Ends the pairing with `deviceID`: waiting calls fail with `reason`, and the other
+    /// device is told `cancel` when given.
+    func endPairing(_ deviceID: String, sending cancel: String?, because reason: String) {
         guard let session = pairings.removeValue(forKey: deviceID) else { return }
+        if let cancel { links[deviceID]?.send(.pairCancel(reason: cancel)) }
         GLibSources.cancel(session.timer)
+        for waiter in session.waiters {
+            waiter(.failure(.pairing("the pairing with \(deviceName(deviceID)) ended: \(reason)")))
+        }
         onPairingEnded(deviceID)
         onChange()
     }
 
-    private func beginPairing(_ deviceID: String, _ link: PeerLink) -> PairingSession {
-        let code = VerificationCode.make(identity.publicKeyInfo, link.peerPublicKeyInfo)
-        let timer = GLibSources.once(after: Self.pairingTimeout) { [weak self] in
+    private func refuseUnexpectedPairingMessage(from deviceID: String, over link: PeerLink) {
+        logger.notice("\(deviceName(deviceID)) sent a pairing message out of turn; cancelling")
+        if pairings[deviceID] != nil {
+            endPairing(deviceID, sending: "a pairing message out of turn", because: "a pairing message out of turn")
+        } else {
+            link.send(.pairCancel(reason: "no pairing is in progress here"))
+        }
+    }
+
+    private func beginPairing(_ deviceID: String, as role: PairingSession.Role) {
+        var session = PairingSession(role: role)
+        session.waiters = pairings[deviceID]?.waiters ?? []
+        session.timer = GLibSources.once(after: Self.pairingTimeout) { [weak self] in
             guard let self, self.pairings[deviceID] != nil else { return }
-            self.pairings[deviceID] = PairingSession(code: code, timer: 0)
-            self.links[deviceID]?.send(.pairCancel(reason: "not confirmed in time"))
-            self.endPairing(deviceID)
+            self.pairings[deviceID]?.timer = 0
+            self.endPairing(deviceID, sending: "not confirmed in time", because: "not confirmed in time")
             self.logger.notice("pairing with \(self.deviceName(deviceID)) timed out")
         }
-        let session = PairingSession(code: code, timer: timer)
+        if let old = pairings[deviceID] { GLibSources.cancel(old.timer) }
         pairings[deviceID] = session
-        return session
+    }
+
+    /// The code is known: waiting calls get it.
+    private func settle(_ deviceID: String, code: String) {
+        guard let waiters = pairings[deviceID]?.waiters else { return }
+        pairings[deviceID]?.code = code
+        pairings[deviceID]?.waiters = []
+        for waiter in waiters { waiter(.success(code)) }
+        onChange()
     }
 
     private func completeIfConfirmed(_ deviceID: String) -> Bool {
@@ -119,11 +220,12 @@ extension PeerNetwork {
             try paired.pin(device)
         } catch {
             logger.error("cannot save the paired devices: \(error)")
-            link.send(.pairCancel(reason: "the other device could not save the pairing"))
-            endPairing(deviceID)
+            endPairing(deviceID, sending: "the other device could not save the pairing",
+                       because: "this device could not save the pairing")
             return false
         }
-        endPairing(deviceID)
+        endPairing(deviceID, sending: nil, because: "paired")
+        link.isTrusted = true
         if let address = device.address { redial(deviceID, at: address) }
         logger.info("paired with \(device.name) (\(deviceID))")
         link.send(.offers(currentOffers()))

@@ -39,6 +39,10 @@ final class PeerNetwork {
     private var fetches: [UInt32: (deviceID: String, finish: (Result<[UInt8], UserActivityError>) -> Void)] = [:]
     private var nextRequest: UInt32 = 1
     private var sentOffers: [PeerOffer] = []
+    /// The activities each paired device fetched last, newest last: only these may it
+    /// report as continued.
+    private var fetchedBy: [String: [String]] = [:]
+    static let rememberedFetches = 16
     private var offersTimer: guint = 0
 
     /// The most links still waiting for their hello, and the most links in all: past that,
@@ -209,13 +213,17 @@ final class PeerNetwork {
         switch message {
         case .hello:
             drop(link, "a second hello")
-        case .pairRequest:
-            pairingRequested(by: deviceID, over: link)
+        case .pairRequest(let commitment):
+            pairingRequested(by: deviceID, commitment: commitment, over: link)
+        case .pairAccept(let nonce):
+            pairingAccepted(by: deviceID, nonce: nonce, over: link)
+        case .pairReveal(let nonce):
+            pairingRevealed(by: deviceID, nonce: nonce, over: link)
         case .pairConfirm:
-            pairingConfirmedRemotely(by: deviceID)
+            pairingConfirmedRemotely(by: deviceID, over: link)
         case .pairCancel(let reason):
             guard pairings[deviceID] != nil else { return }
-            endPairing(deviceID)
+            endPairing(deviceID, sending: nil, because: "\(deviceName(deviceID)) cancelled: \(reason)")
             logger.notice("\(deviceName(deviceID)) cancelled pairing: \(reason)")
         case .unpair:
             guard isPaired(deviceID) else { return }
@@ -228,7 +236,10 @@ final class PeerNetwork {
                 let result = await onFetch(activityID)
                 guard link.isOpen, links[deviceID] === link, isPaired(deviceID) else { return }
                 switch result {
-                case .success(let bytes): link.send(.payload(request: request, bytes: bytes))
+                case .success(let bytes):
+                    fetchedBy[deviceID] = Array(((fetchedBy[deviceID] ?? []).filter { $0 != activityID } + [activityID])
+                        .suffix(Self.rememberedFetches))
+                    link.send(.payload(request: request, bytes: bytes))
                 case .failure(let error): link.send(.failure(request: request, error))
                 }
             }
@@ -237,6 +248,10 @@ final class PeerNetwork {
         case .failure(let request, let error):
             finishFetch(request, from: deviceID, .failure(error))
         case .continued(let activityID):
+            guard fetchedBy[deviceID]?.contains(activityID) == true else {
+                return logger.notice("\(deviceName(deviceID)) reported an activity continued that it never fetched; ignored")
+            }
+            fetchedBy[deviceID]?.removeAll { $0 == activityID }
             onContinued(activityID, deviceName(deviceID))
         case .ping, .pong:
             break
@@ -263,6 +278,7 @@ final class PeerNetwork {
             failFetches(of: deviceID, "the link with \(deviceName(deviceID)) was replaced")
         }
         links[deviceID] = link
+        link.isTrusted = isPaired(deviceID)
         names[deviceID] = hello.name
         let address = hello.port == 0 ? nil : PeerAddress.format(host: link.remoteHost, port: hello.port)
         addresses[deviceID] = address
@@ -299,7 +315,7 @@ final class PeerNetwork {
         links[deviceID] = nil
         logger.info("link with \(deviceName(deviceID)) closed: \(reason)")
         failFetches(of: deviceID, "the link with \(deviceName(deviceID)) closed: \(reason)")
-        if pairings[deviceID] != nil { endPairing(deviceID) }
+        if pairings[deviceID] != nil { endPairing(deviceID, sending: nil, because: "the link closed: \(reason)") }
         if !isPaired(deviceID) {
             names[deviceID] = nil
             addresses[deviceID] = nil
@@ -321,6 +337,8 @@ final class PeerNetwork {
         } catch {
             logger.error("cannot save the paired devices: \(error)")
         }
+        links[deviceID]?.isTrusted = false
+        fetchedBy[deviceID] = nil
         plan.remove(device: deviceID)
         onDeviceGone(deviceID)
         onChange()

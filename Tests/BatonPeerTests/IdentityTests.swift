@@ -58,16 +58,37 @@ final class IdentityTests: XCTestCase {
         XCTAssertThrowsError(try DeviceIdentity(pem: key + certificate))
     }
 
-    func testVerificationCodeIsSharedAndKeyBound() throws {
-        let a = try DeviceIdentity.generate()
-        let b = try DeviceIdentity.generate()
-        let c = try DeviceIdentity.generate()
-        let code = VerificationCode.make(a.publicKeyInfo, b.publicKeyInfo)
-        XCTAssertEqual(code, VerificationCode.make(b.publicKeyInfo, a.publicKeyInfo))
+    func testVerificationCodeIsBoundToBothKeysAndBothNonces() throws {
+        let a = try DeviceIdentity.generate().publicKeyInfo
+        let b = try DeviceIdentity.generate().publicKeyInfo
+        let c = try DeviceIdentity.generate().publicKeyInfo
+        let (na, nb) = (PairingNonce.make(), PairingNonce.make())
+        let code = VerificationCode.make(requesterKey: a, responderKey: b, requesterNonce: na, responderNonce: nb)
+        XCTAssertEqual(code, VerificationCode.make(requesterKey: a, responderKey: b, requesterNonce: na, responderNonce: nb))
         XCTAssertEqual(code.count, 6)
         XCTAssertTrue(code.allSatisfy(\.isNumber))
-        XCTAssertNotEqual(code, VerificationCode.make(a.publicKeyInfo, c.publicKeyInfo))
+        // Each input, and the roles, change the code (each comparison clashes by chance one
+        // time in a million).
+        let others = [
+            VerificationCode.make(requesterKey: a, responderKey: c, requesterNonce: na, responderNonce: nb),
+            VerificationCode.make(requesterKey: b, responderKey: a, requesterNonce: na, responderNonce: nb),
+            VerificationCode.make(requesterKey: a, responderKey: b, requesterNonce: PairingNonce.make(), responderNonce: nb),
+            VerificationCode.make(requesterKey: a, responderKey: b, requesterNonce: na, responderNonce: PairingNonce.make()),
+        ]
+        XCTAssertFalse(others.contains(code), "\(others) against \(code)")
         XCTAssertTrue(VerificationCode.matches(code.prefix(3) + " " + code.suffix(3), code))
         XCTAssertFalse(VerificationCode.matches("000000" == code ? "000001" : "000000", code))
+    }
+
+    func testPairingNoncesAreFreshAndCommitmentsBindThem() {
+        let nonce = PairingNonce.make()
+        XCTAssertEqual(nonce.count, PairingNonce.size)
+        XCTAssertNotEqual(nonce, PairingNonce.make())
+        XCTAssertEqual(PairingNonce.commitment(to: nonce), PairingNonce.commitment(to: nonce))
+        XCTAssertEqual(PairingNonce.commitment(to: nonce).count, PairingNonce.size)
+        XCTAssertNotEqual(PairingNonce.commitment(to: nonce), nonce, "the commitment does not give the nonce away")
+        var other = nonce
+        other[0] ^= 1
+        XCTAssertNotEqual(PairingNonce.commitment(to: other), PairingNonce.commitment(to: nonce))
     }
 }

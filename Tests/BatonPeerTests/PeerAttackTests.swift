@@ -65,7 +65,7 @@ final class PeerAttackTests: XCTestCase {
             switch message {
             case .hello(let hello):
                 XCTAssertEqual(hello.deviceID, devices.idA, file: file, line: line)
-            case .pong, .pairCancel:
+            case .pong, .pairCancel, .unpair:
                 break
             default:
                 XCTFail("an unpaired device received \(message)", file: file, line: line)
@@ -107,6 +107,7 @@ final class PeerAttackTests: XCTestCase {
         intruder.link.send(.continued(activityID: offerID))
         let cut = await pumpMainLoop(timeout: 5) { intruder.closedBecause != nil }
         XCTAssertTrue(cut)
+        XCTAssertEqual(intruder.received.last, .unpair, "told it is not paired here, then cut")
         assertNothingLeaked(intruder)
 
         let impostor = try await intrude()
@@ -136,7 +137,7 @@ final class PeerAttackTests: XCTestCase {
         assertNothingLeaked(truncated)
 
         let oversized = try await intrude()
-        oversized.link.send(frame: [0x42, 0x54, 1, 8, 0x7f, 0xff, 0xff, 0xff])
+        oversized.link.send(frame: [0x42, 0x54, 1, 1, 0, 0, 0x10, 0x01])
         let refused = await pumpMainLoop(timeout: 5) { oversized.closedBecause != nil }
         XCTAssertTrue(refused, "a frame over the size limit closes the link before its body")
 

@@ -11,7 +11,8 @@ final class PeerFrameTests: XCTestCase {
                                       expirationDate: Date(timeIntervalSince1970: 2_000_000_000))
         let messages: [PeerMessage] = [
             .hello(PeerHello(deviceID: "0123abcd", name: "laptop", port: 48_100)),
-            .pairRequest, .pairConfirm, .pairCancel(reason: "wrong code"), .unpair,
+            .pairRequest(commitment: PairingNonce.commitment(to: PairingNonce.make())),
+            .pairAccept(nonce: PairingNonce.make()), .pairReveal(nonce: PairingNonce.make()), .pairConfirm, .pairCancel(reason: "wrong code"), .unpair,
             .offers([PeerOffer(id: "abc123", summary: summary, appID: "org.example.MailComposer", teamID: "TEAM")]),
             .offers([]),
             .fetch(request: 7, activityID: "abc123"), .payload(request: 7, bytes: Array(0..<200).map(UInt8.init)),
@@ -71,5 +72,31 @@ final class PeerFrameTests: XCTestCase {
         XCTAssertThrowsError(try PeerMessage(kind: 7, body: badID))
         let badOffer = BusValue.serialize(record: ["offers": .dictionaries([["id": .string("a"), "type": .string("")]])])
         XCTAssertThrowsError(try PeerMessage(kind: 6, body: badOffer))
+        let shortCommitment = BusValue.serialize(record: ["commitment": .bytes(Array(repeating: 1, count: 16))])
+        XCTAssertThrowsError(try PeerMessage(kind: 2, body: shortCommitment)) { error in
+            XCTAssertTrue("\(error)".contains("32 bytes"), "\(error)")
+        }
+        XCTAssertThrowsError(try PeerMessage(kind: 13, body: BusValue.serialize(record: [:])))
+    }
+
+    func testTheKindIsKnownBeforeTheBodyAndTheLimitCanBeLowered() throws {
+        var reader = FrameReader()
+        reader.maximumBodySize = 100
+        let fetch = PeerMessage.fetch(request: 1, activityID: "abc").frame
+        fetch.prefix(PeerFrame.headerSize).withUnsafeBytes { reader.append($0) }
+        XCTAssertEqual(reader.pendingKind, fetch[3], "the kind is known from the header alone")
+        XCTAssertNil(try reader.next(), "the body is still to come")
+        XCTAssertFalse(PeerMessage.isAllowedBeforePairing(kind: fetch[3]))
+        XCTAssertTrue(PeerMessage.isAllowedBeforePairing(kind: PeerMessage.ping.frame[3]))
+
+        var small = FrameReader()
+        small.maximumBodySize = 100
+        PeerMessage.payload(request: 1, bytes: Array(repeating: 0, count: 200)).frame.withUnsafeBytes { small.append($0) }
+        XCTAssertThrowsError(try small.next()) { error in
+            XCTAssertTrue("\(error)".contains("over the limit of 100"), "\(error)")
+        }
+        var garbage = FrameReader()
+        Array("GET / HTTP/1.1".utf8).withUnsafeBytes { garbage.append($0) }
+        XCTAssertNil(garbage.pendingKind, "no kind is read from bytes that are not a frame")
     }
 }

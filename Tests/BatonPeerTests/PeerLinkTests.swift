@@ -10,7 +10,8 @@ final class PeerLinkTests: XCTestCase {
         _ = await pumpMainLoop(timeout: 0.2) { false }
     }
 
-    private func linkedPair(keepalive: Double = 10, handshakeTimeout: Double = 10) async throws
+    /// Two linked ends; `trusted` ends take every message, as links of paired devices do.
+    private func linkedPair(keepalive: Double = 10, handshakeTimeout: Double = 10, trusted: Bool = true) async throws
         -> (server: PeerLink, client: PeerLink, serverIdentity: DeviceIdentity, clientIdentity: DeviceIdentity,
             listener: PeerListener) {
         let serverIdentity = try DeviceIdentity.generate()
@@ -29,6 +30,8 @@ final class PeerLinkTests: XCTestCase {
             throw LinkError("nothing accepted")
         }
         let server = try await accepted.get()
+        server.isTrusted = trusted
+        client.isTrusted = trusted
         return (server, client, serverIdentity, clientIdentity, listener)
     }
 
@@ -78,6 +81,40 @@ final class PeerLinkTests: XCTestCase {
         pair.client.onClose = { clientReason = $0 }
         let clientSawClose = await pumpMainLoop { clientReason != nil }
         XCTAssertTrue(clientSawClose, "the client sees the link close")
+    }
+
+    func testAnUntrustedLinkAnswersActivityMessagesWithUnpairAndCloses() async throws {
+        let pair = try await linkedPair(trusted: false)
+        XCTAssertFalse(pair.server.isTrusted, "links start untrusted")
+        var serverReceived: [PeerMessage] = []
+        var serverClosed: String?
+        pair.server.onMessage = { serverReceived.append($0) }
+        pair.server.onClose = { serverClosed = $0 }
+        pair.server.start()
+        pair.client.start()
+        pair.client.send(.pairConfirm)
+        pair.client.send(frame: Array(repeating: 0, count: 10))
+        _ = await pumpMainLoop(timeout: 5) { serverClosed != nil }
+        XCTAssertTrue(serverClosed?.contains("protocol error") ?? false, "garbage after a frame: \(serverClosed ?? "")")
+        XCTAssertEqual(serverReceived, [.pairConfirm], "messages allowed before pairing arrive")
+
+        let second = try await linkedPair(trusted: false)
+        var received: [PeerMessage] = []
+        var closed: String?
+        second.server.onMessage = { received.append($0) }
+        second.server.onClose = { closed = $0 }
+        var answers: [PeerMessage] = []
+        var clientSawClose = false
+        second.client.onMessage = { answers.append($0) }
+        second.client.onClose = { _ in clientSawClose = true }
+        second.client.isTrusted = true
+        second.server.start()
+        second.client.start()
+        second.client.send(.payload(request: 1, bytes: Array(repeating: 7, count: 100_000)))
+        _ = await pumpMainLoop(timeout: 5) { closed != nil && clientSawClose }
+        XCTAssertTrue(closed?.contains("not paired") ?? false, closed ?? "")
+        XCTAssertEqual(received, [], "the activity message was never delivered")
+        XCTAssertEqual(answers, [.unpair], "the peer is told it is not paired here before the link closes")
     }
 
     func testASilentPeerIsDroppedByKeepalive() async throws {

@@ -81,6 +81,22 @@ final class PeerTests: XCTestCase {
         XCTAssertNotEqual(attempt.status, 0)
     }
 
+    func testBothDevicesAskingAtOnceAgreeOnOneCode() throws {
+        let onA = try devices.a.start(ServiceSession.product("baton"), ["pair", "beta"], name: "pair-a")
+        let onB = try devices.b.start(ServiceSession.product("baton"), ["pair", "alpha"], name: "pair-b")
+        XCTAssertEqual(onA.waitForExit(timeout: 15), 0, onA.log)
+        XCTAssertEqual(onB.waitForExit(timeout: 15), 0, onB.log)
+        let code = { (log: String) in
+            log.split(separator: "\n").first { $0.hasPrefix("Verification code: ") }?.dropFirst("Verification code: ".count)
+        }
+        let codeA = try XCTUnwrap(code(onA.log), onA.log)
+        XCTAssertEqual(codeA, code(onB.log), "one pairing, one code on both screens")
+        XCTAssertEqual(try devices.a.baton(["pair", "--confirm", "beta", String(codeA)]).status, 0)
+        XCTAssertEqual(try devices.b.baton(["pair", "--confirm", "alpha", String(codeA)]).status, 0)
+        XCTAssertTrue(waitUntil { try self.devices.device(self.devices.idA, on: self.devices.b)?["paired"] as? Bool == true
+            && self.devices.device(self.devices.idB, on: self.devices.a)?["paired"] as? Bool == true })
+    }
+
     func testAWrongCodePairsNothing() throws {
         let request = try devices.b.baton(["pair", "alpha"])
         XCTAssertEqual(request.status, 0, request.errorOutput)

@@ -1,0 +1,162 @@
+import BatonPeer
+import Foundation
+import ServiceFixtures
+import XCTest
+
+/// A device that speaks the peer protocol from the test pairs with a real batond message by
+/// message: the code needs both nonces, the reveal must match the commitment, confirmations
+/// out of turn are cancelled, and a paired device may report as continued only what it fetched.
+@MainActor
+final class PairingProtocolTests: XCTestCase {
+    private var session: ServiceSession!
+    private var deviceID = ""
+    private var address = ""
+    private var peers: [Peer] = []
+
+    override func setUp() async throws {
+        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
+        try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
+        session = try ServiceSession()
+        try session.startBus()
+        try session.startBatond(["--name", "alpha"])
+        let status = try DevicePair.status(of: session)
+        deviceID = status["device-id"] as? String ?? ""
+        address = status["listen"] as? String ?? ""
+    }
+
+    override func tearDown() async throws {
+        if testRun?.hasSucceeded == false { session?.printLogs() }
+        for peer in peers { peer.link.close("test over") }
+        _ = await pumpMainLoop(timeout: 0.2) { false }
+        session?.tearDown()
+    }
+
+    /// The test's device: its identity, its link to batond and what it received.
+    private final class Peer {
+        let identity: DeviceIdentity
+        let link: PeerLink
+        var received: [PeerMessage] = []
+        var closedBecause: String?
+
+        init(identity: DeviceIdentity, link: PeerLink) {
+            self.identity = identity
+            self.link = link
+        }
+    }
+
+    /// Links to batond and says hello.
+    private func connect() async throws -> Peer {
+        let identity = try DeviceIdentity.generate()
+        let tls = try PeerTLS(identity: identity)
+        let link = try await Outcome { try await tls.connect(to: self.address) }.get()
+        let peer = Peer(identity: identity, link: link)
+        peers.append(peer)
+        link.onMessage = { peer.received.append($0) }
+        link.onClose = { peer.closedBecause = $0 }
+        link.start()
+        link.send(.hello(PeerHello(deviceID: identity.deviceID, name: "gamma", port: 0)))
+        let introduced = await eventually { try self.device(identity.deviceID) != nil }
+        XCTAssertTrue(introduced, "batond lists the test's device after its hello")
+        return peer
+    }
+
+    /// The first message `peer` received that `match` accepts, waiting up to 5 s for it.
+    private func first<T>(_ peer: Peer, _ match: @escaping (PeerMessage) -> T?) async -> T? {
+        var found: T?
+        _ = await pumpMainLoop(timeout: 5) {
+            found = peer.received.lazy.compactMap(match).first
+            return found != nil
+        }
+        return found
+    }
+
+    /// Pumps the main loop (so the test's link reads and writes) until `condition` holds.
+    private func eventually(timeout: Double = 10, _ condition: () throws -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            _ = await pumpMainLoop(timeout: 0.05) { false }
+            if (try? condition()) == true { return true }
+        }
+        return false
+    }
+
+    /// `baton devices --json`: the record of `id`.
+    private func device(_ id: String) throws -> [String: Any]? {
+        (try session.baton(["devices", "--json"]).json as? [[String: Any]] ?? []).first { $0["id"] as? String == id }
+    }
+
+    /// Sends a pairing request and returns batond's nonce, with the test's own.
+    private func requestPairing(_ peer: Peer) async throws -> (own: [UInt8], theirs: [UInt8]) {
+        let nonce = PairingNonce.make()
+        peer.link.send(.pairRequest(commitment: PairingNonce.commitment(to: nonce)))
+        let theirs = await first(peer) { if case .pairAccept(let nonce) = $0 { nonce } else { nil } }
+        return (nonce, try XCTUnwrap(theirs, "batond answers a pairing request with its nonce"))
+    }
+
+    func testTheCodeAppearsOnlyAfterTheRevealAndAFalseRevealPairsNothing() async throws {
+        let peer = try await connect()
+        _ = try await requestPairing(peer)
+        XCTAssertNil(try device(peer.identity.deviceID)?["pairing-code"], "no code before the requester reveals its nonce")
+
+        peer.link.send(.pairReveal(nonce: PairingNonce.make()))
+        let cancel = await first(peer) { if case .pairCancel(let reason) = $0 { reason } else { nil } }
+        XCTAssertNotNil(cancel, "a nonce other than the committed one cancels the pairing")
+        let record = try XCTUnwrap(try device(peer.identity.deviceID))
+        XCTAssertNil(record["pairing-code"])
+        XCTAssertEqual(record["paired"] as? Bool, false)
+        let confirm = try session.baton(["pair", "--confirm", peer.identity.deviceID, "000000"])
+        XCTAssertEqual(confirm.status, 1)
+        XCTAssertTrue(confirm.errorOutput.contains("no pairing"), confirm.errorOutput)
+    }
+
+    func testAConfirmationWithoutAPairingIsCancelledAndPinsNothing() async throws {
+        let peer = try await connect()
+        peer.link.send(.pairConfirm)
+        let cancel = await first(peer) { if case .pairCancel(let reason) = $0 { reason } else { nil } }
+        XCTAssertNotNil(cancel, "the other side must not pin this device alone")
+        XCTAssertEqual(try device(peer.identity.deviceID)?["paired"] as? Bool, false)
+    }
+
+    func testAPairedDeviceMayReportAsContinuedOnlyWhatItFetched() async throws {
+        let trace = session.root.appendingPathComponent("origin.trace.jsonl")
+        _ = try session.start(ServiceSession.product("BatonTestApp"), ["app", "--text", "draft"], name: "origin",
+                              environment: ["BATON_TRACE": trace.path])
+        XCTAssertNotNil(session.waitForActivity(titled: "Note: draft"))
+
+        let peer = try await connect()
+        let nonces = try await requestPairing(peer)
+        peer.link.send(.pairReveal(nonce: nonces.own))
+        let code = VerificationCode.make(requesterKey: peer.identity.publicKeyInfo,
+                                         responderKey: peer.link.peerPublicKeyInfo,
+                                         requesterNonce: nonces.own, responderNonce: nonces.theirs)
+        var shown: String?
+        let revealed = await eventually {
+            shown = try self.device(peer.identity.deviceID)?["pairing-code"] as? String
+            return shown != nil
+        }
+        XCTAssertTrue(revealed)
+        XCTAssertEqual(shown, code, "batond shows the code computed from both keys and both nonces")
+        let confirm = try session.baton(["pair", "--confirm", peer.identity.deviceID, code])
+        XCTAssertEqual(confirm.status, 0, confirm.errorOutput)
+        peer.link.send(.pairConfirm)
+        peer.link.isTrusted = true
+        let offers = await first(peer) { if case .offers(let offers) = $0, !offers.isEmpty { offers } else { nil } }
+        let offer = try XCTUnwrap(offers?.first { $0.summary.title == "Note: draft" }, "paired now: offers arrive")
+        XCTAssertEqual(try device(peer.identity.deviceID)?["paired"] as? Bool, true)
+
+        peer.link.send(.continued(activityID: offer.id))
+        _ = await pumpMainLoop(timeout: 1) { false }
+        XCTAssertFalse(TraceFile.events(at: trace).contains { $0["event"] as? String == "was-continued" },
+                       "an activity the device never fetched is not reported continued")
+        XCTAssertNil(peer.closedBecause)
+
+        peer.link.send(.fetch(request: 7, activityID: offer.id))
+        let payload = await first(peer) { if case .payload(7, let bytes) = $0 { bytes } else { nil } }
+        XCTAssertFalse(try XCTUnwrap(payload, "a paired device gets the payload").isEmpty)
+        peer.link.send(.continued(activityID: offer.id))
+        let continued = await eventually {
+            TraceFile.events(at: trace).contains { $0["event"] as? String == "was-continued" }
+        }
+        XCTAssertTrue(continued, "once fetched, the continuation reaches the origin app")
+    }
+}
