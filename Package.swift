@@ -100,7 +100,7 @@ let package = Package(
             path: "Tests/BatonTestApp"
         ),
         .target(name: "ServiceFixtures", path: "Tests/ServiceFixtures"),
-        .testTarget(name: "BatondTests", dependencies: ["ServiceFixtures"]),
+        .testTarget(name: "BatondTests", dependencies: ["ServiceFixtures", "batond"]),
         .testTarget(name: "BatonPeerTests", dependencies: ["BatonPeer", "BatonGLib", "BatonBus", "Baton", "ServiceFixtures"]),
         .executableTarget(
             name: "BatonGtkHarness",

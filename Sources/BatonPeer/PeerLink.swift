@@ -28,6 +28,8 @@ public final class PeerLink {
     /// Runs once, with the reason, when the link closes for any reason but ``close(_:)``.
     public var onClose: (String) -> Void = { _ in }
     public private(set) var isOpen = true
+    /// When the TLS handshake finished.
+    public let openedAt = Date()
     /// Seconds of quiet before a ping; the link closes after three times that.
     public let keepalive: Double
 

@@ -15,6 +15,8 @@ struct DialPlan {
 
     static let firstBackoff = 1.0
     static let longestBackoff = 60.0
+    /// A link that lasted this long was a good one: the backoff starts over after it.
+    static let lastingLink = 10.0
 
     private(set) var targets: [String: Target] = [:]
 
@@ -32,29 +34,30 @@ struct DialPlan {
         targets = targets.filter { $0.value.isStatic || $0.value.deviceID != deviceID }
     }
 
-    /// The addresses to dial now, marked as being dialed: not those whose device is linked.
+    /// The addresses to dial now, marked as being dialed: not those whose device is linked
+    /// or being dialed at another address (two links dialed at once from one side could be
+    /// told apart differently by the two ends).
     mutating func due(now: Date = Date(), isLinked: (String) -> Bool) -> [String] {
+        var dialing = Set(targets.values.filter(\.isDialing).compactMap(\.deviceID))
         var due: [String] = []
-        for (address, target) in targets where !target.isDialing {
-            if let id = target.deviceID, isLinked(id) {
-                targets[address]?.backoff = Self.firstBackoff
-                continue
-            }
+        for (address, target) in targets.sorted(by: { $0.key < $1.key }) where !target.isDialing {
+            if let id = target.deviceID, isLinked(id) || dialing.contains(id) { continue }
             guard target.nextAttempt <= now else { continue }
             targets[address]?.isDialing = true
+            if let id = target.deviceID { dialing.insert(id) }
             due.append(address)
         }
-        return due.sorted()
+        return due
     }
 
     /// A dial reached `deviceID`, or failed (`nil`): the next attempt waits out the backoff,
-    /// which doubles after each failure up to ``longestBackoff``.
+    /// which doubles after each failure up to ``longestBackoff``. Reaching a device does not
+    /// reset it: only a lasting link does (``lost(_:after:now:)``).
     mutating func finished(_ address: String, deviceID: String?, now: Date = Date()) {
         guard var target = targets[address] else { return }
         target.isDialing = false
         if let deviceID {
             target.deviceID = deviceID
-            target.backoff = Self.firstBackoff
         } else {
             target.backoff = min(target.backoff * 2, Self.longestBackoff)
         }
@@ -62,10 +65,14 @@ struct DialPlan {
         targets[address] = target
     }
 
-    /// A link to `deviceID` closed: its addresses are tried again after the current backoff.
-    mutating func lost(_ deviceID: String, now: Date = Date()) {
+    /// A link to `deviceID` closed after `duration` seconds: its addresses are tried again
+    /// after the first backoff if the link lasted (``lastingLink``), else after a doubled one,
+    /// so a device that drops links at once is not dialed every second.
+    mutating func lost(_ deviceID: String, after duration: Double, now: Date = Date()) {
         for (address, target) in targets where target.deviceID == deviceID {
-            targets[address]?.nextAttempt = now.addingTimeInterval(target.backoff)
+            let backoff = duration >= Self.lastingLink ? Self.firstBackoff : min(target.backoff * 2, Self.longestBackoff)
+            targets[address]?.backoff = backoff
+            targets[address]?.nextAttempt = now.addingTimeInterval(backoff)
         }
     }
 }

@@ -320,7 +320,7 @@ final class PeerNetwork {
             names[deviceID] = nil
             addresses[deviceID] = nil
         }
-        plan.lost(deviceID)
+        plan.lost(deviceID, after: Date().timeIntervalSince(link.openedAt))
         onDeviceGone(deviceID)
         onChange()
     }

@@ -1,0 +1,64 @@
+@testable import batond
+import Foundation
+import XCTest
+
+/// When batond dials which address: backoff, one dial per device, and resets only after a
+/// link that lasted.
+final class DialPlanTests: XCTestCase {
+    private let start = Date(timeIntervalSince1970: 1_000_000)
+
+    func testFailuresDoubleTheBackoffUpToAMinute() {
+        var plan = DialPlan()
+        plan.add("10.0.0.1:48100")
+        var now = start
+        var waits: [Double] = []
+        for _ in 0..<8 {
+            XCTAssertEqual(plan.due(now: now, isLinked: { _ in false }), ["10.0.0.1:48100"])
+            XCTAssertEqual(plan.due(now: now, isLinked: { _ in false }), [], "not dialed twice at once")
+            plan.finished("10.0.0.1:48100", deviceID: nil, now: now)
+            let next = plan.targets["10.0.0.1:48100"]?.nextAttempt ?? now
+            waits.append(next.timeIntervalSince(now))
+            XCTAssertEqual(plan.due(now: next.addingTimeInterval(-0.1), isLinked: { _ in false }), [])
+            now = next
+        }
+        XCTAssertEqual(waits, [2, 4, 8, 16, 32, 60, 60, 60])
+    }
+
+    func testADeviceKnownAtTwoAddressesIsDialedAtOneAtATime() {
+        var plan = DialPlan()
+        plan.add("10.0.0.1:48100", deviceID: "aaaa")
+        plan.add("[fe80::1]:48100", deviceID: "aaaa")
+        plan.add("10.0.0.2:48100", deviceID: "bbbb")
+        let first = plan.due(now: start, isLinked: { _ in false })
+        XCTAssertEqual(first.count, 2, "one address of each device: \(first)")
+        XCTAssertTrue(first.contains("10.0.0.2:48100"))
+        XCTAssertEqual(plan.due(now: start, isLinked: { _ in false }), [])
+        let dialedA = first.first { $0 != "10.0.0.2:48100" } ?? ""
+        plan.finished(dialedA, deviceID: nil, now: start)
+        let other = dialedA == "10.0.0.1:48100" ? "[fe80::1]:48100" : "10.0.0.1:48100"
+        XCTAssertEqual(plan.due(now: start, isLinked: { _ in false }), [other], "the other address once that dial ended")
+        plan.finished(other, deviceID: "aaaa", now: start)
+        XCTAssertEqual(plan.due(now: start.addingTimeInterval(100), isLinked: { $0 == "aaaa" }).filter { $0 != "10.0.0.2:48100" },
+                       [], "a linked device is not dialed")
+    }
+
+    func testOnlyALastingLinkResetsTheBackoff() {
+        var plan = DialPlan()
+        plan.add("10.0.0.1:48100", deviceID: "aaaa")
+        var now = start
+        for _ in 0..<3 {
+            _ = plan.due(now: now, isLinked: { _ in false })
+            plan.finished("10.0.0.1:48100", deviceID: nil, now: now)
+            now = plan.targets["10.0.0.1:48100"]?.nextAttempt ?? now
+        }
+        XCTAssertEqual(plan.targets["10.0.0.1:48100"]?.backoff, 8)
+        _ = plan.due(now: now, isLinked: { _ in false })
+        plan.finished("10.0.0.1:48100", deviceID: "aaaa", now: now)
+        XCTAssertEqual(plan.targets["10.0.0.1:48100"]?.backoff, 8, "reaching the device alone resets nothing")
+        plan.lost("aaaa", after: 0.5, now: now)
+        XCTAssertEqual(plan.targets["10.0.0.1:48100"]?.backoff, 16, "a link dropped at once counts as a failure")
+        plan.lost("aaaa", after: 600, now: now)
+        XCTAssertEqual(plan.targets["10.0.0.1:48100"]?.backoff, DialPlan.firstBackoff)
+        XCTAssertEqual(plan.targets["10.0.0.1:48100"]?.nextAttempt, now.addingTimeInterval(DialPlan.firstBackoff))
+    }
+}
