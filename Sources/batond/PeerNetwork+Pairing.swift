@@ -77,6 +77,9 @@ extension PeerNetwork {
             logger.warning("wrong verification code for \(deviceName(deviceID)): pairing cancelled, nothing pinned")
             throw ServiceError.pairing("wrong verification code: nothing was paired; start again with baton pair")
         }
+        guard pairings[deviceID]?.code == expected else {
+            throw ServiceError.pairing("the pairing with \(deviceName(deviceID)) ended before it was confirmed: nothing was paired")
+        }
         pairings[deviceID]?.confirmedHere = true
         links[deviceID]?.send(.pairConfirm)
         return completeIfConfirmed(deviceID)
