@@ -29,6 +29,6 @@ if [ "$status" -ne 0 ]; then
     echo
     echo "test: failures (exit $status):"
     grep -E ": error: |' failed \(|Fatal error|signal code" "$log" || echo "  (no XCTest failure lines: see the log above)"
-    grep -E "^[[:space:]]*Executed .* tests?, with" "$log" | tail -n 1
+    grep -E "^[[:space:]]*Executed .* tests?, with" "$log" | tail -n 1 || true
 fi
 exit "$status"

@@ -38,7 +38,9 @@ public struct FrameReader: Sendable {
     private var buffer: [UInt8] = []
     private var start = 0
     /// The largest body accepted; at most ``PeerFrame/maximumBodySize``.
-    public var maximumBodySize = PeerFrame.maximumBodySize
+    public var maximumBodySize = PeerFrame.maximumBodySize {
+        didSet { maximumBodySize = min(maximumBodySize, PeerFrame.maximumBodySize) }
+    }
 
     public init() {}
 

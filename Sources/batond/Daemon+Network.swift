@@ -9,6 +9,9 @@ import Foundation
 extension Daemon {
     static func offerKey(_ id: String) -> String { "offer:\(id)" }
     static func pairingKey(_ deviceID: String) -> String { "pair:\(deviceID)" }
+    /// A pairing notification's action carries the code it showed, so that a click on it
+    /// confirms that code and no later one.
+    static func confirmAction(_ code: String) -> String { "confirm:\(code)" }
 
     func connectNetwork() {
         network.currentOffers = { [weak self] in self?.localOffers ?? [] }
@@ -30,7 +33,7 @@ extension Daemon {
         network.onPairingRequest = { [weak self] deviceID, deviceName, code in
             self?.notifier.show(key: Self.pairingKey(deviceID), title: "Pair with “\(deviceName)”?",
                                 detail: "Verification code \(code). Confirm only if “\(deviceName)” shows the same code.",
-                                action: "confirm", label: "Confirm")
+                                action: Self.confirmAction(code), label: "Confirm")
         }
         network.onPairingEnded = { [weak self] deviceID in
             self?.notifier.withdraw(key: Self.pairingKey(deviceID))
@@ -59,12 +62,15 @@ extension Daemon {
                       detail: "From \(offer.device)", action: "continue", label: label)
     }
 
-    func notificationAction(_ key: String) {
+    func notificationAction(_ key: String, _ action: String) {
         if key.hasPrefix("offer:") {
             continueFromNotification(String(key.dropFirst("offer:".count)))
-        } else if key.hasPrefix("pair:") {
+        } else if key.hasPrefix("pair:"), action.hasPrefix("confirm:") {
             let deviceID = String(key.dropFirst("pair:".count))
-            guard let code = network.pairings[deviceID]?.code else { return }
+            let code = String(action.dropFirst("confirm:".count))
+            guard network.pairings[deviceID]?.code == code else {
+                return logger.notice("a pairing notification was confirmed after its pairing ended; ignored")
+            }
             Task { @MainActor in
                 do {
                     _ = try await network.confirmPairing(deviceID, code: code)

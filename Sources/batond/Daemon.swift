@@ -32,7 +32,7 @@ final class Daemon {
         }
         offers.onChange = { [weak self] in self?.activitiesChanged() }
         offers.onExpire = { [weak self] offer in self?.notifier.withdraw(key: Self.offerKey(offer.id)) }
-        notifier.onAction = { [weak self] key, _ in self?.notificationAction(key) }
+        notifier.onAction = { [weak self] key, action in self?.notificationAction(key, action) }
         notifier.isCurrent = { [weak self] key in self?.isCurrent(key) ?? false }
         connectNetwork()
     }

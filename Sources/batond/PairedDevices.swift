@@ -41,9 +41,16 @@ final class PairedDevices {
         }
     }
 
+    /// Pins `device`; when the file cannot be saved, nothing changes.
     func pin(_ device: PairedDevice) throws {
+        let previous = devices[device.id]
         devices[device.id] = device
-        try save()
+        do {
+            try save()
+        } catch {
+            devices[device.id] = previous
+            throw error
+        }
     }
 
     func forget(_ id: String) throws {

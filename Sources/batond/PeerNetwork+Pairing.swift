@@ -104,6 +104,7 @@ extension PeerNetwork {
             pairings[deviceID]?.waiters.append(finish)
         }
         guard let result else {
+            if let code = pairings[deviceID]?.code { return code }
             endPairing(deviceID, sending: "no answer in time", because: "no answer in time")
             throw ServiceError.pairing("\(deviceName(deviceID)) did not answer within \(Int(Self.pairingAnswerTimeout)) s: nothing was paired")
         }
@@ -118,7 +119,7 @@ extension PeerNetwork {
             forget(deviceID)
         }
         if let session = pairings[deviceID] {
-            if session.isRequester, identity.deviceID < deviceID { return }
+            if session.isRequester, session.code == nil, identity.deviceID < deviceID { return }
             if !session.isRequester || session.code != nil {
                 endPairing(deviceID, sending: nil, because: "\(deviceName(deviceID)) started the pairing again")
             }

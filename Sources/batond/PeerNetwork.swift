@@ -206,6 +206,8 @@ final class PeerNetwork {
             return introduce(link, hello)
         }
         guard links[deviceID] === link else { return }
+        // The link refuses these before their body is read (PeerLink.isTrusted); this is the
+        // second line, should a link's trust and the pinned devices ever disagree.
         guard isPaired(deviceID) || message.isAllowedBeforePairing else {
             logger.warning("\(deviceName(deviceID)) is not paired and sent an activity message; closing its link")
             return drop(link, "not paired")
@@ -311,7 +313,14 @@ final class PeerNetwork {
     private func closed(_ link: PeerLink, reason: String) {
         introductions[ObjectIdentifier(link)] = nil
         let deviceID = link.peerDeviceID
-        guard links[deviceID] === link else { return }
+        guard links[deviceID] === link else {
+            // A link this device dialed that closed before its hello (the device turned it
+            // away): dial again after a doubled backoff, not at once.
+            if link.isOutgoing, links[deviceID] == nil {
+                plan.lost(deviceID, after: Date().timeIntervalSince(link.openedAt))
+            }
+            return
+        }
         links[deviceID] = nil
         logger.info("link with \(deviceName(deviceID)) closed: \(reason)")
         failFetches(of: deviceID, "the link with \(deviceName(deviceID)) closed: \(reason)")

@@ -44,9 +44,13 @@ final class PairingProtocolTests: XCTestCase {
         }
     }
 
-    /// Links to batond and says hello.
-    private func connect() async throws -> Peer {
-        let identity = try DeviceIdentity.generate()
+    /// Links to batond and says hello, as a device whose id sorts before batond's or after it
+    /// when `sortingFirst` is given.
+    private func connect(sortingFirst: Bool? = nil) async throws -> Peer {
+        var identity = try DeviceIdentity.generate()
+        while let sortingFirst, (identity.deviceID < deviceID) != sortingFirst {
+            identity = try DeviceIdentity.generate()
+        }
         let tls = try PeerTLS(identity: identity)
         let link = try await Outcome { try await tls.connect(to: self.address) }.get()
         let peer = Peer(identity: identity, link: link)
@@ -93,6 +97,91 @@ final class PairingProtocolTests: XCTestCase {
         return (nonce, try XCTUnwrap(theirs, "batond answers a pairing request with its nonce"))
     }
 
+    /// Pairs `peer` as the requester, message by message, confirming on both sides; returns the code.
+    @discardableResult
+    private func pairThroughProtocol(_ peer: Peer) async throws -> String {
+        let nonces = try await requestPairing(peer)
+        peer.link.send(.pairReveal(nonce: nonces.own))
+        let code = VerificationCode.make(requesterKey: peer.identity.publicKeyInfo,
+                                         responderKey: peer.link.peerPublicKeyInfo,
+                                         requesterNonce: nonces.own, responderNonce: nonces.theirs)
+        var shown: String?
+        let revealed = await eventually {
+            shown = try self.device(peer.identity.deviceID)?["pairing-code"] as? String
+            return shown != nil
+        }
+        XCTAssertTrue(revealed)
+        XCTAssertEqual(shown, code, "batond shows the code computed from both keys and both nonces")
+        let confirm = try session.baton(["pair", "--confirm", peer.identity.deviceID, code])
+        XCTAssertEqual(confirm.status, 0, confirm.errorOutput)
+        peer.link.send(.pairConfirm)
+        peer.link.isTrusted = true
+        let paired = await eventually { try self.device(peer.identity.deviceID)?["paired"] as? Bool == true }
+        XCTAssertTrue(paired, "both confirmed: batond pins the device")
+        return code
+    }
+
+    /// `baton pair DEVICE` in the background (it waits for the other device's nonce), with
+    /// the main loop pumped until it exits; its output.
+    private func pairFromBatond(with peer: Peer, _ meanwhile: () async throws -> Void) async throws -> String {
+        let command = try session.start(ServiceSession.product("baton"), ["pair", peer.identity.deviceID],
+                                        name: "pair-\(peers.count)")
+        try await meanwhile()
+        let exited = await eventually(timeout: 15) { !command.isRunning }
+        XCTAssertTrue(exited, "baton pair returns once both nonces are known")
+        XCTAssertEqual(command.waitForExit(timeout: 1), 0, command.log)
+        return command.log
+    }
+
+    func testRequestsThatCrossAreSettledByTheLowerDeviceID() async throws {
+        // The test's device sorts first: its request wins, and batond answers it.
+        let first = try await connect(sortingFirst: true)
+        var own: [UInt8] = []
+        var theirs: [UInt8] = []
+        let firstOutput = try await pairFromBatond(with: first) {
+            let request = await self.first(first) { if case .pairRequest = $0 { true } else { nil } }
+            XCTAssertNotNil(request, "baton pair sends a request")
+            (own, theirs) = try await requestPairing(first)
+            first.link.send(.pairReveal(nonce: own))
+        }
+        let firstCode = VerificationCode.make(requesterKey: first.identity.publicKeyInfo,
+                                              responderKey: first.link.peerPublicKeyInfo,
+                                              requesterNonce: own, responderNonce: theirs)
+        XCTAssertTrue(firstOutput.contains("Verification code: \(firstCode)"),
+                      "the lower id's request decides the code: \(firstOutput)")
+
+        // batond sorts first: it ignores the test device's request and reveals its own nonce.
+        let second = try await connect(sortingFirst: false)
+        var commitment: [UInt8] = []
+        var revealed: [UInt8]?
+        let nonce = PairingNonce.make()
+        let secondOutput = try await pairFromBatond(with: second) {
+            let request = await self.first(second) { if case .pairRequest(let c) = $0 { c } else { nil } }
+            commitment = try XCTUnwrap(request, "baton pair sends a request")
+            second.link.send(.pairRequest(commitment: PairingNonce.commitment(to: PairingNonce.make())))
+            _ = await pumpMainLoop(timeout: 0.5) { false }
+            XCTAssertFalse(second.received.contains { if case .pairAccept = $0 { true } else { false } },
+                           "batond's own request goes first")
+            second.link.send(.pairAccept(nonce: nonce))
+            revealed = await self.first(second) { if case .pairReveal(let n) = $0 { n } else { nil } }
+        }
+        let batondNonce = try XCTUnwrap(revealed, "batond reveals its nonce")
+        XCTAssertEqual(PairingNonce.commitment(to: batondNonce), commitment, "the nonce it committed to")
+        let secondCode = VerificationCode.make(requesterKey: second.link.peerPublicKeyInfo,
+                                               responderKey: second.identity.publicKeyInfo,
+                                               requesterNonce: batondNonce, responderNonce: nonce)
+        XCTAssertTrue(secondOutput.contains("Verification code: \(secondCode)"), secondOutput)
+    }
+
+    func testAPairedDeviceAskingToPairAgainIsNoLongerPaired() async throws {
+        let peer = try await connect()
+        try await pairThroughProtocol(peer)
+        _ = try await requestPairing(peer)
+        let record = try XCTUnwrap(try device(peer.identity.deviceID))
+        XCTAssertEqual(record["paired"] as? Bool, false, "it forgot this device, so this device forgets it: \(record)")
+        XCTAssertNil(peer.closedBecause, "the link stays up for the new pairing")
+    }
+
     func testTheCodeAppearsOnlyAfterTheRevealAndAFalseRevealPairsNothing() async throws {
         let peer = try await connect()
         _ = try await requestPairing(peer)
@@ -124,22 +213,7 @@ final class PairingProtocolTests: XCTestCase {
         XCTAssertNotNil(session.waitForActivity(titled: "Note: draft"))
 
         let peer = try await connect()
-        let nonces = try await requestPairing(peer)
-        peer.link.send(.pairReveal(nonce: nonces.own))
-        let code = VerificationCode.make(requesterKey: peer.identity.publicKeyInfo,
-                                         responderKey: peer.link.peerPublicKeyInfo,
-                                         requesterNonce: nonces.own, responderNonce: nonces.theirs)
-        var shown: String?
-        let revealed = await eventually {
-            shown = try self.device(peer.identity.deviceID)?["pairing-code"] as? String
-            return shown != nil
-        }
-        XCTAssertTrue(revealed)
-        XCTAssertEqual(shown, code, "batond shows the code computed from both keys and both nonces")
-        let confirm = try session.baton(["pair", "--confirm", peer.identity.deviceID, code])
-        XCTAssertEqual(confirm.status, 0, confirm.errorOutput)
-        peer.link.send(.pairConfirm)
-        peer.link.isTrusted = true
+        try await pairThroughProtocol(peer)
         let offers = await first(peer) { if case .offers(let offers) = $0, !offers.isEmpty { offers } else { nil } }
         let offer = try XCTUnwrap(offers?.first { $0.summary.title == "Note: draft" }, "paired now: offers arrive")
         XCTAssertEqual(try device(peer.identity.deviceID)?["paired"] as? Bool, true)

@@ -30,8 +30,10 @@ final class PeerLinkTests: XCTestCase {
             throw LinkError("nothing accepted")
         }
         let server = try await accepted.get()
-        server.isTrusted = trusted
-        client.isTrusted = trusted
+        if trusted {
+            server.isTrusted = true
+            client.isTrusted = true
+        }
         return (server, client, serverIdentity, clientIdentity, listener)
     }
 
@@ -86,6 +88,7 @@ final class PeerLinkTests: XCTestCase {
     func testAnUntrustedLinkAnswersActivityMessagesWithUnpairAndCloses() async throws {
         let pair = try await linkedPair(trusted: false)
         XCTAssertFalse(pair.server.isTrusted, "links start untrusted")
+        XCTAssertFalse(pair.client.isTrusted, "links start untrusted")
         var serverReceived: [PeerMessage] = []
         var serverClosed: String?
         pair.server.onMessage = { serverReceived.append($0) }
