@@ -99,7 +99,7 @@ let package = Package(
             dependencies: ["Baton", "BatonGtk", "BatonGLib", "CGLib", "CGtk"],
             path: "Tests/BatonTestApp"
         ),
-        .target(name: "ServiceFixtures", path: "Tests/ServiceFixtures"),
+        .target(name: "ServiceFixtures", dependencies: ["CGLib"], path: "Tests/ServiceFixtures"),
         .testTarget(name: "BatondTests", dependencies: ["ServiceFixtures", "batond"]),
         .testTarget(name: "BatonPeerTests", dependencies: ["BatonPeer", "BatonGLib", "BatonBus", "Baton", "ServiceFixtures"]),
         .executableTarget(

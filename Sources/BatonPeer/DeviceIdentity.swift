@@ -79,23 +79,23 @@ public struct DeviceIdentity: Sendable {
     public static func loadOrCreate(in directory: URL) throws -> (identity: DeviceIdentity, created: Bool) {
         let file = directory.appendingPathComponent(fileName)
         try PrivateFiles.makeDirectory(directory)
-        if FileManager.default.fileExists(atPath: file.path) {
-            try PrivateFiles.restrict(file)
-            let text: String
-            do {
-                text = try String(contentsOf: file, encoding: .utf8)
-            } catch {
-                throw IdentityError("cannot read \(file.path): \(error)")
-            }
-            do {
-                return (try DeviceIdentity(pem: text), false)
-            } catch let error as IdentityError {
-                throw IdentityError("\(file.path): \(error.reason)")
-            }
+        if !FileManager.default.fileExists(atPath: file.path) {
+            let identity = try generate()
+            // Another batond starting at the same moment may have made one first: use that.
+            if try PrivateFiles.create(Data(identity.pem.utf8), at: file) { return (identity, true) }
         }
-        let identity = try generate()
-        try PrivateFiles.write(Data(identity.pem.utf8), to: file)
-        return (identity, true)
+        try PrivateFiles.restrict(file)
+        let text: String
+        do {
+            text = try String(contentsOf: file, encoding: .utf8)
+        } catch {
+            throw IdentityError("cannot read \(file.path): \(error)")
+        }
+        do {
+            return (try DeviceIdentity(pem: text), false)
+        } catch let error as IdentityError {
+            throw IdentityError("\(file.path): \(error.reason)")
+        }
     }
 }
 

@@ -43,11 +43,14 @@ public final class PeerLink {
     private var closingReason: String?
     private var outgoing: [UInt8] = []
     private var isWriting = false
-    private var lastHeard = Date()
-    private var lastPing = Date()
+    /// When anything last arrived and when a ping last went out, on the monotonic clock
+    /// (seconds), so that a change of the wall clock neither drops links nor stops pings.
+    private var lastHeard = PeerLink.monotonicNow
+    private var lastPing = PeerLink.monotonicNow
     /// Bytes queued for a peer that does not read: past this, the link closes.
     public static let maximumQueuedBytes = 4 * 1024 * 1024
     private var keepaliveTimer: guint = 0
+    private var isStarted = false
 
     /// Whether the peer is paired: only a trusted peer may send activity messages, and
     /// frames of up to ``PeerFrame/maximumBodySize``. An untrusted peer's activity message
@@ -87,17 +90,25 @@ public final class PeerLink {
 
     /// Starts reading and the keepalive; called once the owner has set its handlers.
     public func start() {
-        guard isOpen else { return }
+        guard isOpen, !isStarted else { return }
+        isStarted = true
         readNext()
-        let interval = max(0.05, keepalive / 2)
+        let interval = min(max(0.05, keepalive / 2), 86_400)
         keepaliveTimer = GLibSources.every(milliseconds: UInt32(interval * 1000)) { [weak self] in
             self?.checkKeepalive()
         }
     }
 
     /// Queues a message; messages go out in order.
-    public func send(_ message: PeerMessage) {
-        send(frame: message.frame)
+    ///
+    /// - Returns: `false`, sending nothing, when the link is closed or the message is over
+    ///   ``PeerFrame/maximumBodySize`` (the peer would refuse it and close the link).
+    @discardableResult
+    public func send(_ message: PeerMessage) -> Bool {
+        let frame = message.frame
+        guard isOpen, frame.count - PeerFrame.headerSize <= PeerFrame.maximumBodySize else { return false }
+        send(frame: frame)
+        return isOpen
     }
 
     /// Queues raw bytes: for tests of how the far side treats bytes that are not frames.
@@ -154,7 +165,7 @@ public final class PeerLink {
         guard isOpen, closingReason == nil else { return }
         if let error { return fail("read failed: \(error)") }
         guard count > 0 else { return fail("the peer closed the link") }
-        lastHeard = Date()
+        lastHeard = Self.monotonicNow
         reader.append(UnsafeRawBufferPointer(start: readBuffer, count: count))
         do {
             while isOpen {
@@ -204,16 +215,20 @@ public final class PeerLink {
     }
 
     private func checkKeepalive() {
-        let quiet = Date().timeIntervalSince(lastHeard)
+        let now = Self.monotonicNow
+        let quiet = now - lastHeard
         if quiet > keepalive * 3 {
             fail("no word from the peer for \(Int(quiet)) s")
-        } else if quiet >= keepalive, Date().timeIntervalSince(lastPing) >= keepalive / 2 {
-            lastPing = Date()
+        } else if quiet >= keepalive, now - lastPing >= keepalive / 2 {
+            lastPing = now
             send(.ping)
         }
     }
 
-    private static func remote(of connection: UnsafeMutablePointer<GSocketConnection>) -> (host: String, address: String) {
+    private static var monotonicNow: Double { Double(g_get_monotonic_time()) / 1_000_000 }
+
+    /// The IP address a connection comes from, alone and as `HOST:PORT`; empty when unknown.
+    public static func remote(of connection: UnsafeMutablePointer<GSocketConnection>) -> (host: String, address: String) {
         guard let address = g_socket_connection_get_remote_address(connection, nil) else { return ("", "") }
         defer { g_object_unref(UnsafeMutableRawPointer(address)) }
         let inet = UnsafeMutablePointer<GInetSocketAddress>(OpaquePointer(address))

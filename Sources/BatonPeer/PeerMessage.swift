@@ -114,6 +114,17 @@ public enum PeerMessage: Hashable, Sendable {
         PeerFrame.encode(kind: kind.rawValue, body: BusValue.serialize(record: record))
     }
 
+    /// The first of `offers` that one `offers` message can carry: at most ``maximumOffers``,
+    /// and no more than fit in ``PeerFrame/maximumBodySize``, so that a peer never refuses
+    /// the list (and with it the link) for its size.
+    public static func offersFitting(_ offers: [PeerOffer]) -> [PeerOffer] {
+        var fitting = Array(offers.prefix(maximumOffers))
+        while !fitting.isEmpty, PeerMessage.offers(fitting).frame.count - PeerFrame.headerSize > PeerFrame.maximumBodySize {
+            fitting.removeLast(max(1, fitting.count / 8))
+        }
+        return fitting
+    }
+
     private var record: [String: BusValue] {
         switch self {
         case .hello(let hello):

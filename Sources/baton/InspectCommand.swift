@@ -25,9 +25,9 @@ struct InspectCommand: ParsableCommand {
             }
             let object = try JSONOutput.object(payload)
             if output.json { return try JSONOutput.print(object) }
-            print("type: \(payload.activityType)")
-            print("title: \(payload.title ?? "(none)")")
-            if let url = payload.webpageURL { print("webpage: \(url.absoluteString)") }
+            print("type: \(TerminalText.printable(payload.activityType))")
+            print("title: \(payload.title.map(TerminalText.printable) ?? "(none)")")
+            if let url = payload.webpageURL { print("webpage: \(TerminalText.printable(url.absoluteString))") }
             if let date = payload.expirationDate { print("expires: \(date)") }
             if !payload.isEligibleForHandoff { print("not eligible for Handoff") }
             print("userInfo:")

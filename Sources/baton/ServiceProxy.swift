@@ -45,7 +45,7 @@ func runOnMain(_ body: @MainActor () throws -> Void) throws {
     do {
         try MainActor.assumeIsolated { try body() }
     } catch let failure as CommandFailure {
-        FileHandle.standardError.write(Data("baton: \(failure.description)\n".utf8))
+        FileHandle.standardError.write(Data("baton: \(TerminalText.printable(failure.description))\n".utf8))
         throw ExitCode.failure
     }
 }

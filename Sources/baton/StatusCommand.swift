@@ -13,15 +13,19 @@ struct StatusCommand: ParsableCommand {
             if output.json { return try JSONOutput.print(status.mapValues(JSONOutput.object)) }
             let pid = status["pid"]?.integer.map(String.init) ?? "?"
             print("batond \(status["version"]?.string ?? "?") (pid \(pid)), interface \(status["interface"]?.string ?? "?")")
+            let device = TerminalText.printable(status["device-name"]?.string ?? "?")
+            print("this device: \(device) (\(status["device-id"]?.string ?? "?")), listening on \(status["listen"]?.string ?? "-")")
+            print("paired devices: \(status["paired-devices"]?.integer ?? 0)")
             print("registered apps: \(status["apps"]?.integer ?? 0)")
             print("activities: \(status["activities"]?.integer ?? 0)")
             guard let current = status["current"]?.dictionary else { return print("current activity: none") }
-            let title = current["title"]?.string ?? ""
+            let text = { (key: String) in TerminalText.printable(current[key]?.string ?? "") }
+            let title = text("title")
             print("current activity: \(title.isEmpty ? "(untitled)" : title)")
-            print("  type: \(current["type"]?.string ?? "")")
-            print("  app: \(current["app-id"]?.string ?? "") (team \(current["team-id"]?.string ?? ""))")
-            print("  id: \(current["id"]?.string ?? "")")
-            if let url = current["webpage-url"]?.string { print("  webpage: \(url)") }
+            print("  type: \(text("type"))")
+            print("  app: \(text("app-id")) (team \(text("team-id")))")
+            print("  id: \(text("id"))")
+            if current["webpage-url"] != nil { print("  webpage: \(text("webpage-url"))") }
             if current["eligible"]?.bool == false { print("  not eligible for Handoff") }
         }
     }

@@ -47,8 +47,9 @@ struct PublishedActivity: Sendable {
 final class AppRegistry {
     private(set) var apps: [String: RegisteredApp] = [:]
     private var registrationWaiters: [UUID: (appID: String, wake: (RegisteredApp) -> Void)] = [:]
-    /// Called when the list of current activities changes.
+    /// Called when the list of current activities changes, an activity's expiry included.
     var onChange: () -> Void = {}
+    private lazy var expiry = ExpiryTimer { [weak self] in self?.changed() }
 
     /// The most apps a session can have registered, and types one app can claim.
     static let maximumApps = 512
@@ -101,7 +102,7 @@ final class AppRegistry {
         app.current = PublishedActivity(listingID: listingID, appActivityID: appActivityID,
                                         summary: summary, publishedAt: Date())
         apps[busName] = app
-        onChange()
+        changed()
     }
 
     func resign(busName: String) throws {
@@ -109,13 +110,20 @@ final class AppRegistry {
         guard app.current != nil else { return }
         app.current = nil
         apps[busName] = app
-        onChange()
+        changed()
     }
 
     /// Forgets an app whose connection left the bus.
     func remove(busName: String) {
         guard let app = apps.removeValue(forKey: busName) else { return }
-        if app.current != nil { onChange() }
+        if app.current != nil { changed() }
+    }
+
+    /// Tells of a change, and arms the timer for the next current activity to expire, which
+    /// is a change too: it is no longer listed or offered.
+    private func changed() {
+        expiry.arm(for: apps.values.compactMap { $0.current?.summary.expirationDate })
+        onChange()
     }
 
     /// The app and activity listed under `listingID`.

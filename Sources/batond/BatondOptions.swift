@@ -14,7 +14,7 @@ struct BatondOptions: ParsableCommand {
             continues activities and pairs devices through it. It links with other devices \
             over mutual TLS, found through DNS-SD (avahi-daemon) or given as static peers. \
             Network settings may also be kept in CONFIG-DIR/batond.conf, a key file with a \
-            [network] group: name=, listen=HOST:PORT, peers=HOST:PORT;HOST:PORT. Command-line \
+            [network] group: name=, listen=IP:PORT, peers=HOST:PORT;HOST:PORT. Command-line \
             options win; peers from both are dialed. It is normally started by D-Bus activation \
             or its systemd user unit; run it in the foreground for development.
             """)
@@ -28,7 +28,7 @@ struct BatondOptions: ParsableCommand {
     @Option(help: "This device's name as other devices show it (default: the host name).")
     var name: String?
 
-    @Option(help: "The address to listen on for other devices, HOST:PORT (default: 0.0.0.0:\(NetworkSettings.defaultPort); port 0 picks a free one).")
+    @Option(help: "The address to listen on for other devices, IP:PORT (default: 0.0.0.0:\(NetworkSettings.defaultPort); port 0 picks a free one).")
     var listen: String?
 
     @Option(help: "A device to dial, HOST:PORT, where DNS-SD does not reach. Repeat for several.")
@@ -69,7 +69,7 @@ struct BatondOptions: ParsableCommand {
                 throw ValidationError("\(option) must be a number of seconds between 0 and 3600")
             }
         }
-        if let listen { _ = try NetworkSettings.endpoint(listen, what: "--listen") }
+        if let listen { _ = try NetworkSettings.listenEndpoint(listen, what: "--listen") }
         for address in peer { _ = try NetworkSettings.endpoint(address, what: "--peer") }
         if let name { try NetworkSettings.checkName(name) }
     }

@@ -45,11 +45,12 @@ extension Daemon {
         }
     }
 
-    /// This device's current activities as offers: eligible and unexpired ones only.
+    /// This device's current activities as offers: eligible and unexpired ones only, the
+    /// most recent first, as many as one message carries.
     var localOffers: [PeerOffer] {
-        registry.offerable
-            .prefix(PeerMessage.maximumOffers)
-            .map { PeerOffer(id: $0.1.listingID, summary: $0.1.summary, appID: $0.0.appID, teamID: $0.0.teamID) }
+        PeerMessage.offersFitting(registry.offerable.map {
+            PeerOffer(id: $0.1.listingID, summary: $0.1.summary, appID: $0.0.appID, teamID: $0.0.teamID)
+        })
     }
 
     /// Shows an offer's notification: "Continue", or "Open in browser" where no app here

@@ -3,14 +3,23 @@ import Foundation
 /// The addresses batond dials and when: static peers, paired devices' last addresses and
 /// devices found through DNS-SD, each retried with exponential backoff while it has no link.
 struct DialPlan {
+    /// Why an address is dialed; it is dialed while any reason holds.
+    enum Source: Hashable {
+        /// A static peer (`--peer`, `peers=`): always.
+        case configured
+        /// Announced through DNS-SD: until it is no longer announced.
+        case discovered
+        /// Where a paired device was last seen: until it is unpaired.
+        case paired
+    }
+
     struct Target {
         /// The device last reached there, once known.
         var deviceID: String?
         var nextAttempt: Date
         var backoff: Double
         var isDialing = false
-        /// Static peers stay; others go when their device is forgotten or lost.
-        let isStatic: Bool
+        var sources: Set<Source>
     }
 
     static let firstBackoff = 1.0
@@ -20,18 +29,25 @@ struct DialPlan {
 
     private(set) var targets: [String: Target] = [:]
 
-    /// Adds `address` unless it is known; it is dialed at the next tick.
-    mutating func add(_ address: String, deviceID: String? = nil, isStatic: Bool = false) {
+    /// Adds `address` for `source`; a new address is dialed at the next tick.
+    mutating func add(_ address: String, deviceID: String? = nil, source: Source) {
         guard targets[address] == nil else {
             if let deviceID { targets[address]?.deviceID = deviceID }
+            targets[address]?.sources.insert(source)
             return
         }
         targets[address] = Target(deviceID: deviceID, nextAttempt: .distantPast, backoff: Self.firstBackoff,
-                                   isStatic: isStatic)
+                                   sources: [source])
     }
 
-    mutating func remove(device deviceID: String) {
-        targets = targets.filter { $0.value.isStatic || $0.value.deviceID != deviceID }
+    /// Drops `source` from the addresses of `deviceID`; those left with no reason to be
+    /// dialed go. Forgetting a paired device keeps the addresses DNS-SD or the settings
+    /// give for it, so the two devices still see each other and can pair again.
+    mutating func remove(device deviceID: String, source: Source) {
+        for (address, target) in targets where target.deviceID == deviceID {
+            targets[address]?.sources.remove(source)
+            if targets[address]?.sources.isEmpty == true { targets[address] = nil }
+        }
     }
 
     /// The addresses to dial now, marked as being dialed: not those whose device is linked

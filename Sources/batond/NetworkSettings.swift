@@ -23,7 +23,7 @@ struct NetworkSettings {
         try Self.checkName(name)
         self.name = name
         if let listen = options.listen ?? file["listen"]?.first {
-            (host, port) = try Self.endpoint(listen, what: options.listen != nil ? "--listen" : "listen in \(Self.fileName)")
+            (host, port) = try Self.listenEndpoint(listen, what: options.listen != nil ? "--listen" : "listen in \(Self.fileName)")
             isListenChosen = true
         } else {
             (host, port) = ("0.0.0.0", Self.defaultPort)
@@ -57,6 +57,16 @@ struct NetworkSettings {
         guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else {
             throw ValidationError("\(what): \"\(text)\" has no host")
         }
+        return (host, port)
+    }
+
+    /// Splits an address to listen on: `IP:PORT`, a local address rather than a name.
+    static func listenEndpoint(_ text: String, what: String) throws -> (host: String, port: UInt16) {
+        let (host, port) = try endpoint(text, what: what)
+        guard let address = g_inet_address_new_from_string(host) else {
+            throw ValidationError("\(what): \"\(text)\" must be an IP address and port, such as 0.0.0.0:48100 or [::]:48100")
+        }
+        g_object_unref(UnsafeMutableRawPointer(address))
         return (host, port)
     }
 

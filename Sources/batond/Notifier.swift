@@ -39,11 +39,12 @@ final class Notifier {
         }
     }
 
-    /// Shows a notification whose action (and default click) reports `action`.
+    /// Shows a notification whose action (and default click) reports `action`. `detail` is
+    /// plain text: it is escaped, since servers may read a body as markup.
     func show(key: String, title: String, detail: String, action: String, label: String) {
         let arguments: [BusValue] = [
             .string("Baton"), .uint32(notifications[key] ?? 0), .string("document-send"), .string(title),
-            .string(detail), .strings(["default", label, action, label]),
+            .string(Self.escapingMarkup(detail)), .strings(["default", label, action, label]),
             .dictionary(["category": .string("network"), "resident": .bool(true)]), .int32(-1),
         ]
         Task { @MainActor in
@@ -60,6 +61,12 @@ final class Notifier {
                 logger.notice("no desktop notifications (\(error)); offers and pairing requests are listed over D-Bus only")
             }
         }
+    }
+
+    /// `text` with `&`, `<` and `>` escaped, as the notification spec's body markup needs.
+    static func escapingMarkup(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 
     /// Closes the notification shown under `key`.

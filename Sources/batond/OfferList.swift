@@ -32,7 +32,7 @@ struct Offer: Sendable {
 @MainActor
 final class OfferList {
     private(set) var offers: [String: Offer] = [:]
-    private var expiryTimer: UInt32 = 0
+    private lazy var expiry = ExpiryTimer { [weak self] in self?.dropExpired() }
     /// Called when offers are added, withdrawn or expire.
     var onChange: () -> Void = {}
     /// Called with each offer that expires.
@@ -69,7 +69,7 @@ final class OfferList {
     /// - Returns: the offers added and those withdrawn.
     func replace(from deviceID: String, with offers: [Offer]) -> (added: [Offer], withdrawn: [Offer]) {
         let previous = self.offers.values.filter { $0.peerDeviceID == deviceID }
-        let kept = Set(offers.map(\.id))
+        let kept = Set(offers.filter { !$0.summary.isExpired() }.map(\.id))
         let withdrawn = previous.filter { !kept.contains($0.id) }
         for offer in withdrawn { self.offers[offer.id] = nil }
         var added: [Offer] = []
@@ -90,16 +90,9 @@ final class OfferList {
         offers.values.filter { !$0.summary.isExpired() }.sorted { $0.id < $1.id }
     }
 
-    /// Arms one timer for the earliest expiration; when it fires, expired offers go.
+    /// Arms the timer for the earliest expiration; when it fires, expired offers go.
     private func scheduleExpiry() {
-        GLibSources.cancel(expiryTimer)
-        expiryTimer = 0
-        guard let next = offers.values.compactMap(\.summary.expirationDate)
-            .filter({ $0.timeIntervalSince1970.isFinite }).min() else { return }
-        expiryTimer = GLibSources.once(after: max(0.05, next.timeIntervalSinceNow + 0.05)) { [weak self] in
-            self?.expiryTimer = 0
-            self?.dropExpired()
-        }
+        expiry.arm(for: offers.values.compactMap(\.summary.expirationDate))
     }
 
     private func dropExpired() {

@@ -53,9 +53,15 @@ final class PairedDevices {
         }
     }
 
+    /// Forgets `id`; when the file cannot be saved, nothing changes.
     func forget(_ id: String) throws {
-        guard devices.removeValue(forKey: id) != nil else { return }
-        try save()
+        guard let previous = devices.removeValue(forKey: id) else { return }
+        do {
+            try save()
+        } catch {
+            devices[id] = previous
+            throw error
+        }
     }
 
     /// Records a paired device's name and address as it announced them; saved only on change.

@@ -89,8 +89,12 @@ extension PeerNetwork {
     func unpair(_ device: String) throws {
         let deviceID = try resolve(device)
         guard isPaired(deviceID) else { throw ServiceError.pairing("\(deviceName(deviceID)) is not paired") }
+        do {
+            try forget(deviceID)
+        } catch {
+            throw ServiceError.pairing("cannot save the paired devices, so \(deviceName(deviceID)) stays paired: \(error)")
+        }
         links[deviceID]?.send(.unpair)
-        forget(deviceID)
         logger.info("unpaired \(deviceName(deviceID))")
     }
 
@@ -116,7 +120,13 @@ extension PeerNetwork {
     func pairingRequested(by deviceID: String, commitment: [UInt8], over link: PeerLink) {
         if isPaired(deviceID) {
             logger.notice("\(deviceName(deviceID)) asks to pair again: it no longer counts this device as paired, so its pin is dropped here too")
-            forget(deviceID)
+            do {
+                try forget(deviceID)
+            } catch {
+                logger.error("cannot save the paired devices: \(error)")
+                link.send(.pairCancel(reason: "the other device could not drop its old pairing"))
+                return
+            }
         }
         if let session = pairings[deviceID] {
             if session.isRequester, session.code == nil, identity.deviceID < deviceID { return }

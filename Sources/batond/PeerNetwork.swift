@@ -31,8 +31,8 @@ final class PeerNetwork {
     /// Where devices listen, from their hello: `HOST:PORT`.
     private(set) var addresses: [String: String] = [:]
     private var introductions: [ObjectIdentifier: PeerLink] = [:]
-    /// Incoming TLS handshakes under way.
-    private var handshakes = 0
+    /// Incoming TLS handshakes under way, by the address they come from.
+    private var handshakes: [String: Int] = [:]
     var pairings: [String: PairingSession] = [:]
     private var plan = DialPlan()
     private var dialTimer: guint = 0
@@ -48,6 +48,9 @@ final class PeerNetwork {
     /// The most links still waiting for their hello, and the most links in all: past that,
     /// only paired devices are let in.
     static let maximumIntroductions = 32
+    /// The most incoming handshakes at once from one address, so that one host cannot take
+    /// all ``maximumIntroductions`` places and keep paired devices out.
+    static let maximumHandshakesPerAddress = 4
     static let maximumLinks = 64
     /// How long offers are gathered before they are pushed (changes come in bursts).
     static let offerDebounce = 0.01
@@ -85,9 +88,9 @@ final class PeerNetwork {
         let listener = try PeerListener(host: host, port: port)
         listener.onConnection = { [weak self] connection in self?.accept(connection) }
         self.listener = listener
-        for address in peers { plan.add(address, isStatic: true) }
+        for address in peers { plan.add(address, source: .configured) }
         for device in paired.devices.values {
-            if let address = device.address { plan.add(address, deviceID: device.id) }
+            if let address = device.address { plan.add(address, deviceID: device.id, source: .paired) }
         }
         dialTimer = GLibSources.every(milliseconds: 500) { [weak self] in self?.dialDue() }
         dialDue()
@@ -96,14 +99,13 @@ final class PeerNetwork {
     /// Dials a device found through discovery.
     func discovered(_ address: String, deviceID: String) {
         guard deviceID != identity.deviceID else { return }
-        plan.add(address, deviceID: deviceID)
+        plan.add(address, deviceID: deviceID, source: .discovered)
         dialDue()
     }
 
-    /// A device is no longer announced: unless paired, it is not dialed any more.
+    /// A device is no longer announced: it is dialed only where it is paired or configured.
     func undiscovered(_ deviceID: String) {
-        guard !isPaired(deviceID) else { return }
-        plan.remove(device: deviceID)
+        plan.remove(device: deviceID, source: .discovered)
     }
 
     func isLinked(_ deviceID: String) -> Bool { links[deviceID]?.isOpen ?? false }
@@ -138,15 +140,21 @@ final class PeerNetwork {
     // MARK: Links
 
     private func accept(_ connection: UnsafeMutablePointer<GSocketConnection>) {
-        guard handshakes < Self.maximumIntroductions else {
+        let host = PeerLink.remote(of: connection).host
+        guard handshakes.values.reduce(0, +) < Self.maximumIntroductions,
+              handshakes[host, default: 0] < Self.maximumHandshakesPerAddress else {
+            logger.debug("incoming connection from \(host) refused: too many handshakes under way")
             var error: UnsafeMutablePointer<GError>?
             if g_io_stream_close(UnsafeMutablePointer(OpaquePointer(connection)), nil, &error) == 0 { g_clear_error(&error) }
             g_object_unref(UnsafeMutableRawPointer(connection))
             return
         }
-        handshakes += 1
+        handshakes[host, default: 0] += 1
         Task { @MainActor in
-            defer { handshakes -= 1 }
+            defer {
+                handshakes[host, default: 1] -= 1
+                if handshakes[host] == 0 { handshakes[host] = nil }
+            }
             do {
                 adopt(try await tls.accept(connection), dialed: nil)
             } catch {
@@ -229,8 +237,12 @@ final class PeerNetwork {
             logger.notice("\(deviceName(deviceID)) cancelled pairing: \(reason)")
         case .unpair:
             guard isPaired(deviceID) else { return }
-            forget(deviceID)
-            logger.notice("\(deviceName(deviceID)) unpaired this device")
+            do {
+                try forget(deviceID)
+                logger.notice("\(deviceName(deviceID)) unpaired this device")
+            } catch {
+                logger.error("\(deviceName(deviceID)) unpaired this device, but the paired devices cannot be saved: \(error)")
+            }
         case .offers(let offers):
             onOffers(deviceID, deviceName(deviceID), offers)
         case .fetch(let request, let activityID):
@@ -278,6 +290,9 @@ final class PeerNetwork {
             }
             existing.close("replaced by a newer link")
             failFetches(of: deviceID, "the link with \(deviceName(deviceID)) was replaced")
+            // Pairing messages sent on the old link may be lost: start over. The other side
+            // replaces the link too (``prefers(_:over:)`` is the same on both) and ends its own.
+            endPairing(deviceID, sending: nil, because: "the link was replaced")
         }
         links[deviceID] = link
         link.isTrusted = isPaired(deviceID)
@@ -286,7 +301,7 @@ final class PeerNetwork {
         addresses[deviceID] = address
         logger.info("linked with \(hello.name) (\(deviceID)) at \(link.remoteAddress)\(isPaired(deviceID) ? ", paired" : "")")
         if isPaired(deviceID) {
-            if let address { plan.add(address, deviceID: deviceID) }
+            if let address { plan.add(address, deviceID: deviceID, source: .paired) }
             do {
                 try paired.update(deviceID, name: hello.name, address: address)
             } catch {
@@ -336,19 +351,19 @@ final class PeerNetwork {
 
     /// Dials `deviceID` at `address` again whenever its link is lost.
     func redial(_ deviceID: String, at address: String) {
-        plan.add(address, deviceID: deviceID)
+        plan.add(address, deviceID: deviceID, source: .paired)
     }
 
-    /// Forgets a paired device: its pin, its offers and its address.
-    func forget(_ deviceID: String) {
-        do {
-            try paired.forget(deviceID)
-        } catch {
-            logger.error("cannot save the paired devices: \(error)")
-        }
+    /// Forgets a paired device: its pin, its offers, its fetches under way and the address
+    /// it was dialed at for being paired.
+    ///
+    /// - Throws: when the paired devices cannot be saved; then nothing changes.
+    func forget(_ deviceID: String) throws {
+        try paired.forget(deviceID)
         links[deviceID]?.isTrusted = false
         fetchedBy[deviceID] = nil
-        plan.remove(device: deviceID)
+        failFetches(of: deviceID, "\(deviceName(deviceID)) is no longer paired")
+        plan.remove(device: deviceID, source: .paired)
         onDeviceGone(deviceID)
         onChange()
     }

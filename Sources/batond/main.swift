@@ -50,30 +50,37 @@ let status: Int32 = MainActor.assumeIsolated {
         logger.critical("cannot export \(BatonService.daemonPath): \(error)")
         return 1
     }
-    do {
+    let discovery = AvahiDiscovery(logger: logger)
+    let loop = g_main_loop_new(nil, 0)
+    var exitStatus: Int32 = 0
+    /// Listens, dials and announces this device: only once this batond is the service, so
+    /// that a second one started by mistake never takes links from the first.
+    @MainActor func startNetwork() throws {
         do {
             try network.start(host: settings.host, port: settings.port, peers: settings.peers)
         } catch where !settings.isListenChosen {
             logger.notice("port \(settings.port) is taken (\(error)); listening on a free port instead")
             try network.start(host: settings.host, port: 0, peers: settings.peers)
         }
-    } catch {
-        logger.critical("cannot listen for other devices: \(error)")
-        return 1
+        if !options.noDiscovery, let port = network.listener?.port {
+            discovery.start(deviceID: network.identity.deviceID, port: port, found: { deviceID, host, port in
+                network.discovered(PeerAddress.format(host: host, port: UInt32(port)), deviceID: deviceID)
+            }, lost: { deviceID in
+                network.undiscovered(deviceID)
+            })
+        }
+        logger.info("this device is \(settings.name) (\(network.identity.deviceID)), listening on \(network.listener?.address ?? "-")")
     }
-    let discovery = AvahiDiscovery(logger: logger)
-    if !options.noDiscovery, let port = network.listener?.port {
-        discovery.start(deviceID: network.identity.deviceID, port: port, found: { deviceID, host, port in
-            network.discovered(PeerAddress.format(host: host, port: UInt32(port)), deviceID: deviceID)
-        }, lost: { deviceID in
-            network.undiscovered(deviceID)
-        })
-    }
-    logger.info("this device is \(settings.name) (\(network.identity.deviceID)), listening on \(network.listener?.address ?? "-")")
-    let loop = g_main_loop_new(nil, 0)
-    var exitStatus: Int32 = 0
     connection.ownName(BatonService.busName, acquired: {
         logger.info("batond \(BatonService.version) is \(BatonService.busName) (\(connection.uniqueName))")
+        guard network.listener == nil else { return }
+        do {
+            try startNetwork()
+        } catch {
+            logger.critical("cannot listen for other devices: \(error)")
+            exitStatus = 1
+            g_main_loop_quit(loop)
+        }
     }, lost: {
         logger.critical("\(BatonService.busName) is owned by another batond, or the bus went away; exiting")
         exitStatus = 1

@@ -50,6 +50,28 @@ final class IdentityTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "-----BEGIN CERTIFICATE-----\nnot base64\n")
     }
 
+    func testAFileIsCreatedOnceAndNeverThroughALinkLeftInPlace() throws {
+        let directory = try temporaryDirectory()
+        try PrivateFiles.makeDirectory(directory)
+        let file = directory.appendingPathComponent("pins.json")
+        XCTAssertTrue(try PrivateFiles.create(Data("first".utf8), at: file))
+        XCTAssertFalse(try PrivateFiles.create(Data("second".utf8), at: file), "one of two creators is told it exists")
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "first")
+        XCTAssertEqual(try permissions(file), 0o600)
+
+        // A link planted where the temporary file goes is replaced, not written through.
+        let victim = directory.appendingPathComponent("victim")
+        try Data("untouched".utf8).write(to: victim)
+        let temporary = directory.appendingPathComponent(".pins.json.\(getpid()).tmp")
+        try FileManager.default.createSymbolicLink(at: temporary, withDestinationURL: victim)
+        try PrivateFiles.write(Data("third".utf8), to: file)
+        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "untouched")
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "third")
+        XCTAssertEqual(try permissions(file), 0o600)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: temporary.path), "no temporary file is left")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["pins.json", "victim"])
+    }
+
     func testAKeyWithSomeoneElsesCertificateIsRefused() throws {
         let mine = try DeviceIdentity.generate()
         let theirs = try DeviceIdentity.generate()

@@ -99,4 +99,30 @@ final class PeerFrameTests: XCTestCase {
         Array("GET / HTTP/1.1".utf8).withUnsafeBytes { garbage.append($0) }
         XCTAssertNil(garbage.pendingKind, "no kind is read from bytes that are not a frame")
     }
+
+    func testOffersAreCutToWhatOneFrameCarries() throws {
+        let long = String(repeating: "x", count: UserActivityPayload.maximumFieldLength - 100)
+        let offers = (0..<64).map { index in
+            PeerOffer(id: "offer\(index)",
+                      summary: ActivitySummary(activityType: "org.example.\(index).\(long)", title: long,
+                                               webpageURL: URL(string: "https://example.org/\(long)")),
+                      appID: "org.example.App", teamID: "org.example")
+        }
+        XCTAssertGreaterThan(PeerMessage.offers(offers).frame.count, PeerFrame.maximumBodySize, "too big as it is")
+        let fitting = PeerMessage.offersFitting(offers)
+        XCTAssertFalse(fitting.isEmpty)
+        XCTAssertEqual(fitting, Array(offers.prefix(fitting.count)), "the first ones, in order")
+        let frame = PeerMessage.offers(fitting).frame
+        XCTAssertLessThanOrEqual(frame.count - PeerFrame.headerSize, PeerFrame.maximumBodySize)
+        var reader = FrameReader()
+        frame.withUnsafeBytes { reader.append($0) }
+        let read = try XCTUnwrap(try reader.next(), "a peer reads it whole")
+        XCTAssertEqual(try PeerMessage(kind: read.kind, body: read.body), .offers(fitting))
+
+        let few = Array(offers.prefix(3))
+        XCTAssertEqual(PeerMessage.offersFitting(few), few, "what fits is left as it is")
+        let small = PeerOffer(id: "small", summary: ActivitySummary(activityType: "org.example.note"),
+                              appID: "org.example.Notes", teamID: "org.example")
+        XCTAssertEqual(PeerMessage.offersFitting(Array(repeating: small, count: 80)).count, PeerMessage.maximumOffers)
+    }
 }

@@ -1,5 +1,6 @@
 import BatonPeer
 import CGLib
+import ServiceFixtures
 import XCTest
 
 /// Real TLS links on loopback, through GIO and glib-networking.

@@ -121,6 +121,18 @@ final class ContinuationTests: ServiceTestCase {
         XCTAssertTrue(again.errorOutput.contains("no activity or offer has the id \"\(id)\""), again.errorOutput)
     }
 
+    func testTitlesArePrintedWithoutTerminalControls() throws {
+        let title = "Note \u{1B}]0;pwned\u{07}\u{1B}[2J \u{202E}txt.exe"
+        XCTAssertEqual(try session.baton(["offer", "--file", activityFile(["type": "org.baton.test.note", "title": title]),
+                                          "--device", "phone\u{1B}[31m"]).status, 0)
+        let listing = try session.baton(["activities"])
+        XCTAssertEqual(listing.status, 0, listing.errorOutput)
+        XCTAssertFalse(listing.output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" },
+                       "no escape sequence or override reaches the terminal: \(listing.output.debugDescription)")
+        XCTAssertTrue(listing.output.contains("Note \u{FFFD}]0;pwned\u{FFFD}\u{FFFD}[2J \u{FFFD}txt.exe"), listing.output)
+        XCTAssertEqual(try activities().first?["title"] as? String, title, "--json gives the text as it is, escaped as JSON")
+    }
+
     func testExpiredOffersDisappear() throws {
         let file = try activityFile(["type": "org.baton.test.note", "title": "soon gone",
                                      "expirationDate": Date().timeIntervalSince1970 + 0.5])

@@ -9,7 +9,7 @@ final class DialPlanTests: XCTestCase {
 
     func testFailuresDoubleTheBackoffUpToAMinute() {
         var plan = DialPlan()
-        plan.add("10.0.0.1:48100")
+        plan.add("10.0.0.1:48100", source: .discovered)
         var now = start
         var waits: [Double] = []
         for _ in 0..<8 {
@@ -26,9 +26,9 @@ final class DialPlanTests: XCTestCase {
 
     func testADeviceKnownAtTwoAddressesIsDialedAtOneAtATime() {
         var plan = DialPlan()
-        plan.add("10.0.0.1:48100", deviceID: "aaaa")
-        plan.add("[fe80::1]:48100", deviceID: "aaaa")
-        plan.add("10.0.0.2:48100", deviceID: "bbbb")
+        plan.add("10.0.0.1:48100", deviceID: "aaaa", source: .discovered)
+        plan.add("[fe80::1]:48100", deviceID: "aaaa", source: .discovered)
+        plan.add("10.0.0.2:48100", deviceID: "bbbb", source: .paired)
         let first = plan.due(now: start, isLinked: { _ in false })
         XCTAssertEqual(first.count, 2, "one address of each device: \(first)")
         XCTAssertTrue(first.contains("10.0.0.2:48100"))
@@ -44,7 +44,7 @@ final class DialPlanTests: XCTestCase {
 
     func testOnlyALastingLinkResetsTheBackoff() {
         var plan = DialPlan()
-        plan.add("10.0.0.1:48100", deviceID: "aaaa")
+        plan.add("10.0.0.1:48100", deviceID: "aaaa", source: .paired)
         var now = start
         for _ in 0..<3 {
             _ = plan.due(now: now, isLinked: { _ in false })
@@ -60,5 +60,25 @@ final class DialPlanTests: XCTestCase {
         plan.lost("aaaa", after: 600, now: now)
         XCTAssertEqual(plan.targets["10.0.0.1:48100"]?.backoff, DialPlan.firstBackoff)
         XCTAssertEqual(plan.targets["10.0.0.1:48100"]?.nextAttempt, now.addingTimeInterval(DialPlan.firstBackoff))
+    }
+
+    func testAnAddressIsDialedWhileAnyReasonHolds() {
+        var plan = DialPlan()
+        plan.add("10.0.0.1:48100", deviceID: "aaaa", source: .discovered)
+        plan.add("10.0.0.1:48100", deviceID: "aaaa", source: .paired)
+        plan.add("10.0.0.9:48100", deviceID: "aaaa", source: .paired)
+        plan.add("10.0.0.2:48100", source: .configured)
+        plan.finished("10.0.0.2:48100", deviceID: "aaaa", now: start)
+
+        plan.remove(device: "aaaa", source: .paired)
+        XCTAssertEqual(Set(plan.targets.keys), ["10.0.0.1:48100", "10.0.0.2:48100"],
+                       "unpaired: still dialed where DNS-SD announces it and where the settings name it")
+        plan.remove(device: "aaaa", source: .discovered)
+        XCTAssertEqual(Set(plan.targets.keys), ["10.0.0.2:48100"], "a static peer stays")
+
+        plan.add("10.0.0.3:48100", deviceID: "bbbb", source: .discovered)
+        plan.add("10.0.0.3:48100", deviceID: "bbbb", source: .paired)
+        plan.remove(device: "bbbb", source: .discovered)
+        XCTAssertNotNil(plan.targets["10.0.0.3:48100"], "no longer announced, but paired: still dialed")
     }
 }

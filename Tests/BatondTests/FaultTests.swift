@@ -22,6 +22,8 @@ final class FaultTests: ServiceTestCase {
             ("Register", ["org.x.App", "org.x", "['']"], "invalid activity type"),
             ("PublishCurrent", ["x", "{'type': <'a.b'>}"], "NotRegistered"),
             ("PublishCurrent", ["x", "{'type': <'a.b'>, 'a-later-field': <uint64 5>}"], "NotRegistered"),
+            ("PublishCurrent", ["x", "{'type': <'a.b'>, 'webpage-url': <'https://example.org/\(String(repeating: "x", count: 5000))'>}"],
+             "at most 4 KiB"),
             ("Continue", ["no-such-id"], "UnknownActivity"),
             ("Fetch", ["no-such-id"], "UnknownActivity"),
             ("AddOffer", ["[byte 1, 2, 3]", "{}"], "MalformedPayload"),
@@ -91,6 +93,7 @@ final class FaultTests: ServiceTestCase {
                                        name: "second")
         XCTAssertEqual(second.waitForExit(timeout: 10), 1)
         XCTAssertTrue(second.log.contains("org.baton.Daemon is owned by another batond"), second.log)
+        XCTAssertFalse(second.log.contains("listening on"), "it never listened, dialed or announced: \(second.log)")
         try assertServiceAlive()
     }
 

@@ -124,6 +124,30 @@ final class PeerTests: XCTestCase {
         XCTAssertTrue(waitUntil { try self.devices.device(self.devices.idB, on: self.devices.a)?["paired"] as? Bool == false })
         XCTAssertEqual(try devices.device(devices.idA, on: devices.b)?["paired"] as? Bool, false)
         XCTAssertEqual(try devices.b.baton(["unpair", "nobody"]).status, 1)
+
+        XCTAssertTrue(waitUntil(timeout: 15) {
+            try self.devices.device(self.devices.idA, on: self.devices.b)?["connected"] as? Bool == true
+        }, "still in reach of each other")
+        XCTAssertEqual(try devices.pair().count, 6, "and they can pair again")
+        XCTAssertEqual(try devices.device(devices.idB, on: devices.a)?["paired"] as? Bool, true)
+    }
+
+    func testAnOriginThatUnpairsMidFetchFailsTheContinuationAtOnce() throws {
+        try devices.pair()
+        _ = try startNote("origin", on: devices.a, text: "unpairs", extra: ["--fault", "hang-on-save"])
+        let target = try startNote("target", on: devices.b, text: "idle", extra: ["--app-id", "org.baton.Target"])
+        let id = try XCTUnwrap(offerID(titled: "Note: unpairs", on: devices.b))
+        let continuing = try devices.b.start(ServiceSession.product("baton"), ["continue", id], name: "continue")
+        XCTAssertNotNil(target.waitForEvent("will-continue"))
+        Thread.sleep(forTimeInterval: 0.3)
+        let started = Date()
+        XCTAssertEqual(try devices.a.baton(["unpair", "beta"]).status, 0)
+        let failed = try XCTUnwrap(target.waitForEvent("failed", timeout: 15))
+        XCTAssertEqual(failed["code"] as? Int, 4609, "connectionUnavailable, not a timeout: \(failed)")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "at once, not after the 10 s fetch timeout")
+        XCTAssertTrue(waitUntil { !continuing.isRunning })
+        XCTAssertEqual(continuing.waitForExit(timeout: 1), 1)
+        XCTAssertEqual(target.outcomes.count, 1, "exactly one outcome: \(target.eventNames)")
     }
 
     func testPairingsSurviveARestartAndTheLinkComesBack() throws {

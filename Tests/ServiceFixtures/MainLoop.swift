@@ -3,7 +3,7 @@ import Foundation
 
 /// Runs the GLib main context and the main actor's queue together until `condition` holds.
 @MainActor
-func pumpMainLoop(timeout: Double = 10, until condition: () -> Bool) async -> Bool {
+public func pumpMainLoop(timeout: Double = 10, until condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while !condition() {
         guard Date() < deadline else { return false }
@@ -18,10 +18,10 @@ func pumpMainLoop(timeout: Double = 10, until condition: () -> Bool) async -> Bo
 
 /// The result of async work started on the main actor, collected while the loop is pumped.
 @MainActor
-final class Outcome<T> {
-    var value: Result<T, any Error>?
+public final class Outcome<T> {
+    public var value: Result<T, any Error>?
 
-    init(_ work: @escaping @MainActor () async throws -> T) {
+    public init(_ work: @escaping @MainActor () async throws -> T) {
         Task { @MainActor in
             do {
                 value = .success(try await work())
@@ -31,7 +31,7 @@ final class Outcome<T> {
         }
     }
 
-    func get(timeout: Double = 10) async throws -> T {
+    public func get(timeout: Double = 10) async throws -> T {
         guard await pumpMainLoop(timeout: timeout, until: { value != nil }), let value else {
             throw CancellationError()
         }
