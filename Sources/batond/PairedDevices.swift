@@ -43,19 +43,20 @@ final class PairedDevices {
 
     /// Pins `device`; when the file cannot be saved, nothing changes.
     func pin(_ device: PairedDevice) throws {
-        let previous = devices[device.id]
-        devices[device.id] = device
-        do {
-            try save()
-        } catch {
-            devices[device.id] = previous
-            throw error
-        }
+        try set(device.id, to: device)
     }
 
     /// Forgets `id`; when the file cannot be saved, nothing changes.
     func forget(_ id: String) throws {
-        guard let previous = devices.removeValue(forKey: id) else { return }
+        guard devices[id] != nil else { return }
+        try set(id, to: nil)
+    }
+
+    /// Sets or removes the entry of `id` and saves the list, putting the entry back as it
+    /// was when the save fails.
+    private func set(_ id: String, to device: PairedDevice?) throws {
+        let previous = devices[id]
+        devices[id] = device
         do {
             try save()
         } catch {
