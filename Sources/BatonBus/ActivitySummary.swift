@@ -61,9 +61,8 @@ public struct ActivitySummary: Hashable, Sendable {
         try Self.checkActivityType(type)
         activityType = type
         if let value = record["title"] {
-            guard let title = value.string, title.utf8.count <= UserActivityPayload.maximumFieldLength else {
-                throw ServiceError.invalidArguments("\"title\" must be a string of at most 4 KiB")
-            }
+            guard let title = value.string else { throw ServiceError.invalidArguments("\"title\" must be a string") }
+            try Self.checkTitle(title)
             self.title = title
         }
         if let value = record["eligible"] {
@@ -87,12 +86,25 @@ public struct ActivitySummary: Hashable, Sendable {
         }
     }
 
-    /// Throws unless `type` is a non-empty activity type of at most 4 KiB without control characters.
+    /// Throws unless `type` is a non-empty activity type of at most 4 KiB without
+    /// ``UnsafeCharacters``.
     public static func checkActivityType(_ type: String) throws {
         guard !type.isEmpty, type.utf8.count <= UserActivityPayload.maximumFieldLength,
-              !type.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+              !UnsafeCharacters.occur(in: type)
         else {
-            throw ServiceError.invalidArguments("invalid activity type \"\(type.prefix(80))\"")
+            throw ServiceError.invalidArguments("invalid activity type \"\(Excerpt.of(type))\"")
+        }
+    }
+
+    /// Throws unless `title` is at most 4 KiB without ``UnsafeCharacters`` (control
+    /// characters, bidirectional controls, line and paragraph separators).
+    public static func checkTitle(_ title: String) throws {
+        guard title.utf8.count <= UserActivityPayload.maximumFieldLength else {
+            throw ServiceError.invalidArguments("\"title\" must be a string of at most 4 KiB")
+        }
+        guard !UnsafeCharacters.occur(in: title) else {
+            throw ServiceError.invalidArguments(
+                "\"title\" must not hold control characters, bidirectional controls or line separators")
         }
     }
 }

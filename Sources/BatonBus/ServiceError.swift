@@ -22,6 +22,11 @@ public enum ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownDevice(String)
     /// Pairing could not go on: the message says why (wrong code, nothing to confirm, ...).
     case pairing(String)
+    /// The caller is not the app it registers as: its Flatpak id or program differs from what
+    /// the app id's Flatpak or desktop entry names.
+    case identityMismatch(String)
+    /// The caller reached a limit (registrations per process, unverified apps).
+    case limitExceeded(String)
 
     /// The prefix of every Baton error name.
     public static let namePrefix = "org.baton.Error."
@@ -37,20 +42,24 @@ public enum ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         case .accessDenied: return "org.freedesktop.DBus.Error.AccessDenied"
         case .unknownDevice: return Self.namePrefix + "UnknownDevice"
         case .pairing: return Self.namePrefix + "Pairing"
+        case .identityMismatch: return Self.namePrefix + "IdentityMismatch"
+        case .limitExceeded: return "org.freedesktop.DBus.Error.LimitsExceeded"
         }
     }
 
     public var description: String {
         switch self {
         case .activity(let error): return "\(error) (error \(error.code))"
-        case .unknownActivity(let id): return "no activity or offer has the id \"\(id)\""
+        case .unknownActivity(let id): return "no activity or offer has the id \"\(Excerpt.of(id))\""
         case .notRegistered: return "the caller is not a registered app: call Register first"
         case .noClaimant(let type, let team):
-            return "no app on this device continues \(type)" + (team.map { " for team \($0)" } ?? "")
+            return "no app on this device continues \(Excerpt.of(type))" + (team.map { " for team \(Excerpt.of($0))" } ?? "")
         case .invalidArguments(let message): return message
         case .accessDenied(let message): return message
         case .unknownDevice(let message): return message
         case .pairing(let message): return message
+        case .identityMismatch(let message): return message
+        case .limitExceeded(let message): return message
         }
     }
 

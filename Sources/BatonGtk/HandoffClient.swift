@@ -10,8 +10,10 @@ import Logging
 /// ``Continuation/complete(with:)`` and ``Continuation/fail(with:)``.
 ///
 /// Without a session bus or a running service the app runs normally, without Handoff: one
-/// log line says so, and the client connects as soon as the service appears. Only the
-/// current owner of `org.baton.Daemon` may call the app's `org.baton.Application1` object.
+/// log line says so, and the client connects as soon as the service appears. The client
+/// registers, publishes and answers calls to the app's `org.baton.Application1` object only
+/// once the current owner of `org.baton.Daemon` proved to be batond (``ServiceOwnerCheck``),
+/// so a process that took the name while batond was down never gets the app's activities.
 @MainActor
 public final class HandoffClient {
     /// What the app tells the service about itself.
@@ -31,6 +33,8 @@ public final class HandoffClient {
     private let logger = Logger(label: "baton.handoff")
     private var connection: BusConnection?
     private var serviceOwner: String?
+    /// ``serviceOwner`` once it proved to be batond: the only caller the app answers.
+    private var trustedOwner: String?
     private var observation: ActivityObservation?
     private let activityIDs = ActivityIDs()
     private var pending: [String: PendingContinuation] = [:]
@@ -75,11 +79,22 @@ public final class HandoffClient {
     private func serviceAppeared(_ owner: String) {
         guard let connection, let application else { return }
         serviceOwner = owner
+        trustedOwner = nil
         lastPublished = nil
         Task { @MainActor in
             do {
+                try await ServiceOwnerCheck.verify(owner, on: connection)
+            } catch {
+                if serviceOwner == owner {
+                    logger.warning("Handoff is off: \(BatonService.busName) is owned by \(owner), which is not the Baton service: \(error)")
+                }
+                return
+            }
+            guard serviceOwner == owner else { return }
+            trustedOwner = owner
+            do {
                 _ = try await connection.call(
-                    BatonService.busName, path: BatonService.daemonPath, interface: BatonService.daemonInterface,
+                    owner, path: BatonService.daemonPath, interface: BatonService.daemonInterface,
                     method: "Register", arguments: [.string(application.applicationID), .string(teamIdentifier),
                                                     .strings(activityTypes)], timeout: 10)
                 guard serviceOwner == owner else { return }
@@ -96,6 +111,7 @@ public final class HandoffClient {
     private func serviceVanished() {
         let wasConnected = isConnected
         serviceOwner = nil
+        trustedOwner = nil
         isConnected = false
         lastPublished = nil
         if wasConnected {
@@ -123,7 +139,7 @@ public final class HandoffClient {
     }
 
     private func publishCurrent() {
-        guard isConnected, let connection, let center = application?.center else { return }
+        guard isConnected, let owner = trustedOwner, let connection, let center = application?.center else { return }
         let current = center.currentActivity.flatMap { $0.isValid ? $0 : nil }
         let next = current.map { (id: activityIDs.id(for: $0), summary: ActivitySummary($0)) }
         guard next?.id != lastPublished?.id || next?.summary != lastPublished?.summary else { return }
@@ -132,7 +148,7 @@ public final class HandoffClient {
         let arguments: [BusValue] = next.map { [.string($0.id), .dictionary($0.summary.record)] } ?? []
         Task { @MainActor in
             do {
-                _ = try await connection.call(BatonService.busName, path: BatonService.daemonPath,
+                _ = try await connection.call(owner, path: BatonService.daemonPath,
                                               interface: BatonService.daemonInterface, method: method,
                                               arguments: arguments, timeout: 10)
             } catch {
@@ -144,7 +160,7 @@ public final class HandoffClient {
     // MARK: Calls from the service
 
     private func handle(_ call: BusMethodCall) {
-        guard let serviceOwner, call.sender == serviceOwner else {
+        guard let trustedOwner, call.sender == trustedOwner else {
             call.fail(with: ServiceError.accessDenied("only the Baton service may call this object"))
             return
         }

@@ -73,23 +73,25 @@ public struct DeviceIdentity: Sendable {
 
     /// The identity kept in `directory`, made and saved there first if there is none.
     ///
+    /// The folder and the file are read through ``PrivateFiles``: neither may be a symbolic
+    /// link or another user's, and they are made 0700 and 0600.
+    ///
     /// - Returns: the identity, and whether it was made now.
-    /// - Throws: ``IdentityError`` for an unreadable identity file (it is never replaced),
-    ///   or the file system's error.
+    /// - Throws: ``PrivateFileError`` for a folder or file that cannot be used,
+    ///   ``IdentityError`` for an unreadable identity (it is never replaced), or the file
+    ///   system's error.
     public static func loadOrCreate(in directory: URL) throws -> (identity: DeviceIdentity, created: Bool) {
         let file = directory.appendingPathComponent(fileName)
         try PrivateFiles.makeDirectory(directory)
-        if !FileManager.default.fileExists(atPath: file.path) {
+        var contents = try PrivateFiles.read(file)
+        if contents == nil {
             let identity = try generate()
             // Another batond starting at the same moment may have made one first: use that.
             if try PrivateFiles.create(Data(identity.pem.utf8), at: file) { return (identity, true) }
+            contents = try PrivateFiles.read(file)
         }
-        try PrivateFiles.restrict(file)
-        let text: String
-        do {
-            text = try String(contentsOf: file, encoding: .utf8)
-        } catch {
-            throw IdentityError("cannot read \(file.path): \(error)")
+        guard let contents, let text = String(data: contents, encoding: .utf8) else {
+            throw IdentityError("cannot read \(file.path): it vanished, or is not UTF-8 text")
         }
         do {
             return (try DeviceIdentity(pem: text), false)

@@ -140,6 +140,15 @@ public final class PeerLink {
         onClose(reason)
     }
 
+    /// Reads nothing more, writes what is queued, then closes; ``onClose`` runs then, with
+    /// `reason`.
+    public func finish(_ reason: String) {
+        fail(afterWritingQueued: reason)
+    }
+
+    /// Whether the link is writing its last frames before it closes (``finish(_:)``).
+    public var isClosing: Bool { isOpen && closingReason != nil }
+
     /// Reads nothing more, writes what is queued, then fails with `reason`.
     private func fail(afterWritingQueued reason: String) {
         closingReason = reason

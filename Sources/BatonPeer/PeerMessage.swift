@@ -217,10 +217,15 @@ public enum PeerMessage: Hashable, Sendable {
         let kind: String
         let record: [String: BusValue]
 
+        /// Text of at most `limit` bytes without ``UnsafeCharacters``: a device name, an app
+        /// or team id, a reason.
         func text(_ key: String, limit: Int) throws -> String {
-            guard let value = record[key]?.string, value.utf8.count <= limit,
-                  !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw PeerProtocolError("\(kind) message: \"\(key)\" must be printable text of at most \(limit) bytes")
+            guard let value = record[key]?.string, value.utf8.count <= limit else {
+                throw PeerProtocolError("\(kind) message: \"\(key)\" must be text of at most \(limit) bytes")
+            }
+            guard !UnsafeCharacters.occur(in: value) else {
+                throw PeerProtocolError("\(kind) message: \"\(key)\" must not hold control characters, "
+                                        + "bidirectional controls or line separators")
             }
             return value
         }

@@ -29,8 +29,13 @@ public struct LinkError: Error, Hashable, Sendable, CustomStringConvertible {
 @MainActor
 public final class PeerTLS {
     private let certificate: UnsafeMutablePointer<GTlsCertificate>
-    /// Seconds allowed for TCP connect plus handshake.
+    /// Seconds allowed for TCP connect plus handshake, dialing.
     public var handshakeTimeout: Double = 10
+    /// Seconds an incoming connection has to send its first bytes: a TLS client sends its
+    /// hello at once, so a quiet connection only holds a place.
+    public var firstBytesTimeout: Double = 2
+    /// Seconds an incoming connection has to finish its handshake.
+    public var incomingHandshakeTimeout: Double = 5
     /// The ``PeerLink/keepalive`` of links made here.
     public var keepalive: Double = 10
 
@@ -90,15 +95,29 @@ public final class PeerTLS {
         let stream = UnsafeMutablePointer<GIOStream>(OpaquePointer(tls))
         g_tls_connection_set_certificate(UnsafeMutablePointer(OpaquePointer(tls)), certificate)
         baton_tls_pin_after_handshake(stream)
-        return try await handshake(stream, connection, isOutgoing: true)
+        let control = IncomingHandshake()
+        let deadline = control.end(after: handshakeTimeout, "no handshake within \(Self.seconds(handshakeTimeout))")
+        defer { GLibSources.cancel(deadline) }
+        return try await handshake(stream, connection, isOutgoing: true, control: control)
     }
 
     /// Runs the server side of the handshake on a connection a ``PeerListener`` accepted,
     /// taking over the listener's reference to it.
     ///
+    /// The peer must send its first bytes within ``firstBytesTimeout`` and finish the
+    /// handshake within ``incomingHandshakeTimeout``: a connection that only holds a place is
+    /// dropped early. The owner may end it sooner through `control`.
+    ///
     /// - Throws: ``LinkError``.
-    public func accept(_ connection: UnsafeMutablePointer<GSocketConnection>) async throws -> PeerLink {
+    public func accept(_ connection: UnsafeMutablePointer<GSocketConnection>,
+                       control: IncomingHandshake = IncomingHandshake()) async throws -> PeerLink {
         defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        let deadline = control.end(after: incomingHandshakeTimeout,
+                                   "no handshake within \(Self.seconds(incomingHandshakeTimeout))")
+        defer { GLibSources.cancel(deadline) }
+        let firstBytes = control.end(after: firstBytesTimeout, "nothing sent within \(Self.seconds(firstBytesTimeout))")
+        try await waitForBytes(on: connection, control)
+        GLibSources.cancel(firstBytes)
         var error: UnsafeMutablePointer<GError>?
         guard let tls = g_tls_server_connection_new(UnsafeMutablePointer(OpaquePointer(connection)), certificate, &error)
         else { throw LinkError(taking: error, "TLS") }
@@ -106,11 +125,38 @@ public final class PeerTLS {
         let stream = UnsafeMutablePointer<GIOStream>(OpaquePointer(tls))
         baton_tls_require_client_certificate(stream)
         baton_tls_pin_after_handshake(stream)
-        return try await handshake(stream, connection, isOutgoing: false)
+        return try await handshake(stream, connection, isOutgoing: false, control: control)
+    }
+
+    /// Returns once the peer has sent something (or closed), throwing when `control` ends first.
+    private func waitForBytes(on connection: UnsafeMutablePointer<GSocketConnection>,
+                              _ control: IncomingHandshake) async throws {
+        let socket = g_socket_connection_get_socket(connection)
+        let condition = GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)
+        guard let source = g_socket_create_source(socket, condition, control.cancellable) else {
+            throw LinkError("cannot watch the connection")
+        }
+        defer { g_source_unref(source) }
+        let ready: GSocketSourceFunc = { _, _, data in
+            guard let data else { return baton_source_remove() }
+            Unmanaged<Pending<Void>>.fromOpaque(data).takeRetainedValue().continuation.resume()
+            return baton_source_remove()
+        }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let box = Unmanaged.passRetained(Pending<Void>(continuation)).toOpaque()
+            g_source_set_callback(source, unsafeBitCast(ready, to: GSourceFunc.self), box, nil)
+            g_source_attach(source, nil)
+        }
+        if let reason = control.endedBecause { throw LinkError(reason) }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     private func handshake(_ stream: UnsafeMutablePointer<GIOStream>,
-                           _ connection: UnsafeMutablePointer<GSocketConnection>, isOutgoing: Bool) async throws -> PeerLink {
+                           _ connection: UnsafeMutablePointer<GSocketConnection>, isOutgoing: Bool,
+                           control: IncomingHandshake) async throws -> PeerLink {
         // Frames are small and answered at once: Nagle's algorithm would hold each for an ACK.
         var error: UnsafeMutablePointer<GError>?
         if g_socket_set_option(g_socket_connection_get_socket(connection), gint(IPPROTO_TCP), gint(TCP_NODELAY), 1,
@@ -118,14 +164,7 @@ public final class PeerTLS {
             g_clear_error(&error)
         }
         let tls = UnsafeMutablePointer<GTlsConnection>(OpaquePointer(stream))
-        let cancellable = g_cancellable_new()
-        defer { g_object_unref(UnsafeMutableRawPointer(cancellable)) }
-        let timer = HandshakeTimer()
-        timer.id = GLibSources.once(after: handshakeTimeout) {
-            timer.id = 0
-            g_cancellable_cancel(cancellable)
-        }
-        defer { GLibSources.cancel(timer.id) }
+        let cancellable = control.cancellable
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let box = Unmanaged.passRetained(Pending(continuation)).toOpaque()
             g_tls_connection_handshake_async(tls, G_PRIORITY_DEFAULT, cancellable, { source, result, data in
@@ -139,6 +178,7 @@ public final class PeerTLS {
                 }
             }, box)
         }
+        if let reason = control.endedBecause { throw LinkError("TLS handshake: \(reason)") }
         guard g_tls_connection_get_protocol_version(tls) == G_TLS_PROTOCOL_VERSION_TLS_1_3 else {
             throw LinkError("the peer did not speak TLS 1.3")
         }
@@ -226,12 +266,43 @@ public enum PeerAddress {
     public static func format(host: String, port: UInt32) -> String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
+
+    /// The host of `HOST:PORT` (brackets around an IPv6 host taken off); `nil` without a port.
+    public static func host(of address: String) -> String? {
+        guard let colon = address.lastIndex(of: ":") else { return nil }
+        let host = address[..<colon]
+        if host.hasPrefix("["), host.hasSuffix("]") { return String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : String(host)
+    }
 }
 
-/// The handshake's deadline: its source id, 0 once it fired.
+/// A handshake under way, which its owner or a deadline may end early: an incoming one whose
+/// place a newer connection needs, or one past its time.
 @MainActor
-private final class HandshakeTimer {
-    var id: guint = 0
+public final class IncomingHandshake {
+    let cancellable: UnsafeMutablePointer<GCancellable>
+    /// Why it was ended, once it was.
+    public private(set) var endedBecause: String?
+
+    public init() {
+        cancellable = g_cancellable_new()
+    }
+
+    isolated deinit {
+        g_object_unref(UnsafeMutableRawPointer(cancellable))
+    }
+
+    /// Ends the handshake: it fails with `reason`.
+    public func end(_ reason: String) {
+        guard endedBecause == nil else { return }
+        endedBecause = reason
+        g_cancellable_cancel(cancellable)
+    }
+
+    /// Ends the handshake after `seconds` unless the returned source is cancelled first.
+    func end(after seconds: Double, _ reason: String) -> guint {
+        GLibSources.once(after: seconds) { [weak self] in self?.end(reason) }
+    }
 }
 
 /// The continuation of one GIO asynchronous call, resumed once by its callback.

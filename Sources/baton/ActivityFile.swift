@@ -20,25 +20,78 @@ struct ActivityFile: Decodable {
     var appID: String?
     var expirationDate: Double?
 
+    /// The largest activity file read.
+    static let maximumSize = 1 << 20
+
     /// Reads and checks the file at `path` (`-` for standard input).
+    ///
+    /// - Throws: ``CommandFailure`` saying what is wrong: a path that is not a regular file
+    ///   or is larger than ``maximumSize`` (refused before it is read), invalid JSON (where),
+    ///   a top level that is not an object, or a missing or bad field.
     static func load(_ path: String) throws -> ActivityFile {
+        let shown = Excerpt.of(path)
+        return try decode(try read(path, shown: shown), from: shown)
+    }
+
+    /// The bytes of `path`, or standard input for `-`: at most ``maximumSize`` + 1 are read.
+    private static func read(_ path: String, shown: String) throws -> Data {
+        let tooLarge = CommandFailure("\(path == "-" ? "standard input" : shown) holds more than 1 MiB: not an activity file")
+        guard path != "-" else {
+            let data: Data
+            do {
+                data = try FileHandle.standardInput.read(upToCount: maximumSize + 1) ?? Data()
+            } catch {
+                throw CommandFailure("cannot read standard input: \(error.localizedDescription)")
+            }
+            guard data.count <= maximumSize else { throw tooLarge }
+            return data
+        }
+        // O_NONBLOCK: a FIFO is refused below rather than waited on.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw CommandFailure("cannot read \(shown): \(String(cString: strerror(errno)))") }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw CommandFailure("cannot read \(shown): \(String(cString: strerror(errno)))")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            let kind = status.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a device, FIFO or socket"
+            throw CommandFailure("cannot read \(shown): it is \(kind), not a regular file (give - to read standard input)")
+        }
+        guard status.st_size <= maximumSize else { throw tooLarge }
         let data: Data
         do {
-            data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile()
-                : try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try handle.read(upToCount: maximumSize + 1) ?? Data()
         } catch {
-            throw CommandFailure("cannot read \(path): \(error.localizedDescription)")
+            throw CommandFailure("cannot read \(shown): \(error.localizedDescription)")
         }
-        guard data.count <= 1 << 20 else { throw CommandFailure("\(path) is larger than 1 MiB") }
+        guard data.count <= maximumSize else { throw tooLarge }
+        return data
+    }
+
+    /// The activity in `data`, with an error that says what is wrong and where.
+    private static func decode(_ data: Data, from shown: String) throws -> ActivityFile {
+        let invalid = "invalid activity in \(shown)"
+        guard !data.isEmpty else { throw CommandFailure("\(invalid): the file is empty") }
+        let value: Any
+        do {
+            value = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw CommandFailure("\(invalid): not valid JSON\(JSONErrorPlace.describe(error, in: data))")
+        }
+        guard value is [String: Any] else {
+            throw CommandFailure("\(invalid): the top level is \(JSONErrorPlace.kind(of: value)), not a JSON object")
+        }
         do {
             return try JSONDecoder().decode(ActivityFile.self, from: data)
-        } catch DecodingError.keyNotFound(let key, _) {
-            throw CommandFailure("invalid activity in \(path): \"\(key.stringValue)\" is missing")
+        } catch DecodingError.keyNotFound(let key, let context) {
+            throw CommandFailure("\(invalid): \(JSONErrorPlace.field(context.codingPath + [key])) is missing")
+        } catch DecodingError.valueNotFound(_, let context) {
+            throw CommandFailure("\(invalid): \(JSONErrorPlace.field(context.codingPath)) must not be null")
         } catch DecodingError.typeMismatch(_, let context), DecodingError.dataCorrupted(let context) {
-            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw CommandFailure("invalid activity in \(path): \(field.isEmpty ? "not a JSON object" : "bad \"\(field)\"")")
+            throw CommandFailure("\(invalid): bad \(JSONErrorPlace.field(context.codingPath)): \(context.debugDescription)")
         } catch {
-            throw CommandFailure("invalid activity in \(path): \(error)")
+            throw CommandFailure("\(invalid): \(error)")
         }
     }
 
@@ -52,7 +105,7 @@ struct ActivityFile: Decodable {
         var url: URL?
         if let webpageURL {
             guard let parsed = URL(string: webpageURL), UserActivityPayload.isWebpageURL(parsed) else {
-                throw CommandFailure("invalid activity: webpageURL \"\(webpageURL)\" is not an absolute http or https URL")
+                throw CommandFailure("invalid activity: webpageURL \"\(Excerpt.of(webpageURL))\" is not an absolute http or https URL")
             }
             url = parsed
         }

@@ -3,7 +3,12 @@ import BatonGLib
 
 struct AppsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "apps", abstract: "List running and installed apps that continue activities.")
+        commandName: "apps", abstract: "List running and installed apps that continue activities.",
+        discussion: """
+            A running app is verified when its process is the program its desktop entry (or its \
+            Flatpak) names; only verified apps receive activities from other devices. Running apps \
+            are listed in the order a continuation picks them: the most recently active first.
+            """)
 
     @OptionGroup var output: OutputOptions
 
@@ -12,11 +17,11 @@ struct AppsCommand: ParsableCommand {
             let records = try ServiceProxy.call("ListApps").at(0)?.dictionaries ?? []
             if output.json { return try JSONOutput.print(records.map { $0.mapValues(JSONOutput.object) }) }
             guard !records.isEmpty else { return print("No apps.") }
-            TextTable.print(header: ["APP", "TEAM", "STATE", "ACTIVITY TYPES"], rows: records.map { record in
-                let state = record["running"]?.bool == true
-                    ? "running" + (record["pid"]?.integer.map { " (pid \($0))" } ?? "")
-                    : "installed"
-                return [record["app-id"]?.string ?? "", record["team-id"]?.string ?? "", state,
+            TextTable.print(header: ["APP", "TEAM", "STATE", "VERIFIED", "ACTIVITY TYPES"], rows: records.map { record in
+                let running = record["running"]?.bool == true
+                let state = running ? "running" + (record["pid"]?.integer.map { " (pid \($0))" } ?? "") : "installed"
+                let verified = running ? (record["verified"]?.bool == true ? "yes" : "no") : "-"
+                return [record["app-id"]?.string ?? "", record["team-id"]?.string ?? "", state, verified,
                         (record["activity-types"]?.strings ?? []).joined(separator: ", ")]
             })
         }

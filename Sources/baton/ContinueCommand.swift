@@ -31,10 +31,10 @@ struct ContinueCommand: ParsableCommand {
                 let activity = try ActivityFile.load(file)
                 _ = try ServiceProxy.call("ContinuePayload", [.bytes(try activity.encodedPayload()),
                                                               .dictionary(activity.options)], timeout: timeout)
-                print("Continued \(activity.type).")
+                print("Continued \(TerminalText.printable(activity.type)).")
             } else if let id {
                 _ = try ServiceProxy.call("Continue", [.string(id)], timeout: timeout)
-                print("Continued \(id).")
+                print("Continued \(TerminalText.printable(id)).")
             }
         }
     }

@@ -27,7 +27,7 @@ struct DevicesCommand: ParsableCommand {
             return record["confirmed-here"]?.bool == true ? "pairing (code \(code), confirmed here)" : "pairing (code \(code))"
         }
         if record["paired"]?.bool == true { return connected ? "paired, connected" : "paired, offline" }
-        return connected ? "not paired" : "offline"
+        return connected ? "not paired" : "not paired, not connected"
     }
 }
 
@@ -36,10 +36,12 @@ struct PairCommand: ParsableCommand {
         commandName: "pair", abstract: "Pair with a device, comparing a verification code on both.",
         discussion: """
             `baton pair DEVICE` asks the device to pair and prints the verification code; the \
-            other device shows the same code (baton devices, and a notification). Then confirm \
-            on each device with `baton pair --confirm OTHER-DEVICE CODE` (or the notification's \
-            Confirm). Once both confirmed, each pins the other's certificate. A wrong code ends \
-            the pairing on both devices. DEVICE is a name or an id from baton devices.
+            other device shows the same code (baton devices, and a notification). Compare the \
+            two, then confirm on each device by typing the code the other device shows: \
+            `baton pair --confirm OTHER-DEVICE CODE`. Nothing else confirms a pairing (not a \
+            click on a notification). Once both confirmed, each pins the other's certificate. \
+            A wrong code ends the pairing on both devices. DEVICE is a name, an id or the \
+            start of an id (at least 4 digits) from baton devices.
             """)
 
     @Flag(help: "Confirm the pairing with DEVICE, giving the code it shows.")

@@ -31,7 +31,7 @@ struct InspectCommand: ParsableCommand {
             if let date = payload.expirationDate { print("expires: \(date)") }
             if !payload.isEligibleForHandoff { print("not eligible for Handoff") }
             print("userInfo:")
-            try JSONOutput.print(object["userInfo"] ?? [:])
+            try JSONOutput.print(TerminalText.printable(json: object["userInfo"] ?? [:]))
         }
     }
 }

@@ -1,13 +1,32 @@
 import Baton
+import BatonBus
 import BatonGLib
 import Foundation
 
 /// Prints values as JSON: sorted keys, pretty, one document per command.
 enum JSONOutput {
     static func print(_ object: Any) throws {
+        Swift.print(try text(object))
+    }
+
+    /// `object` as JSON text whose strings hold exactly what `object` holds, with every
+    /// ``UnsafeCharacters`` character escaped as `\uXXXX`, so that no control character,
+    /// bidirectional control or line separator reaches the terminal raw.
+    static func text(_ object: Any) throws -> String {
         let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys,
                                                                                 .withoutEscapingSlashes])
-        Swift.print(String(decoding: data, as: UTF8.self))
+        // Outside strings JSON text is ASCII without controls but for the pretty-printing
+        // line breaks, which stay; every other unsafe character is inside a string, where
+        // its escape stands for it. All of them are in the Basic Multilingual Plane.
+        var escaped = ""
+        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+            if scalar != "\n", UnsafeCharacters.isUnsafe(scalar) {
+                escaped += String(format: "\\u%04x", scalar.value)
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 
     /// A D-Bus value as a JSON value (bytes become Base64 text).

@@ -16,17 +16,40 @@ extension ActivityClaimant {
     }
 }
 
-/// An app connected to batond: what it registered, and its current activity.
+/// An app connected to batond: what it registered, who it is, and its current activity.
 struct RegisteredApp: ActivityClaimant, Sendable {
     /// The app's unique name on the bus, where its `org.baton.Application1` object lives.
     let busName: String
     let appID: String
     let teamID: String
     let activityTypes: Set<String>
-    var pid: Int64?
+    /// The process behind the connection, as the bus daemon said.
+    let pid: Int32
+    /// Whether the process is the app it says (``AppIdentity``): only a verified app receives
+    /// another device's activities.
+    let isVerified: Bool
+    /// When the connection first registered.
+    let registeredAt: Date
+    /// The order of first registrations: 1 for the first app batond saw, and so on.
+    let registrationNumber: UInt64
+    /// When the app last published its current activity (`PublishCurrent`): when it was
+    /// last active. `nil` until it publishes.
+    var lastActiveAt: Date?
     var current: PublishedActivity?
 
     func claims(_ activityType: String) -> Bool { activityTypes.contains(activityType) }
+
+    /// Whether this app goes before `other` when both could continue an activity: the most
+    /// recently active first (one that never published after all that did), then the one
+    /// that registered first. Never by bus name.
+    func isPreferred(over other: RegisteredApp) -> Bool {
+        switch (lastActiveAt, other.lastActiveAt) {
+        case let (mine?, theirs?) where mine != theirs: return mine > theirs
+        case (.some, nil): return true
+        case (nil, .some): return false
+        default: return registrationNumber < other.registrationNumber
+        }
+    }
 }
 
 /// An app's current activity as batond lists it.
@@ -42,21 +65,31 @@ struct PublishedActivity: Sendable {
 /// The apps registered with batond, keyed by their unique bus names.
 ///
 /// An app's registration ends when its connection leaves the bus; code waiting for an app
-/// to register (after a launch) is woken by ``register(_:)``.
+/// to register (after a launch) is woken by ``register(busName:appID:teamID:activityTypes:pid:isVerified:)``.
 @MainActor
 final class AppRegistry {
     private(set) var apps: [String: RegisteredApp] = [:]
-    private var registrationWaiters: [UUID: (appID: String, wake: (RegisteredApp) -> Void)] = [:]
+    private var registrationWaiters: [UUID: (appID: String, verifiedOnly: Bool, wake: (RegisteredApp) -> Void)] = [:]
+    private var registrations: UInt64 = 0
     /// Called when the list of current activities changes, an activity's expiry included.
     var onChange: () -> Void = {}
     private lazy var expiry = ExpiryTimer { [weak self] in self?.changed() }
 
-    /// The most apps a session can have registered, and types one app can claim.
+    /// The most verified apps a session can have registered. Unverified apps have their own,
+    /// lower limit, so they can never keep a verified app out.
     static let maximumApps = 512
+    /// The most unverified apps a session can have registered.
+    static let maximumUnverifiedApps = 64
+    /// The most registrations (connections) one process can have.
+    static let maximumRegistrationsPerProcess = 8
+    /// The most types one app can claim.
     static let maximumActivityTypes = 256
 
-    /// Registers (or re-registers) the app on `busName`, checking what it claims.
-    func register(busName: String, appID: String, teamID: String, activityTypes: [String]) throws {
+    /// Checks what an app registers: a valid application id, a printable team id, and at
+    /// most ``maximumActivityTypes`` valid activity types.
+    ///
+    /// - Throws: ``ServiceError/invalidArguments(_:)``.
+    static func check(appID: String, teamID: String, activityTypes: [String]) throws {
         guard g_application_id_is_valid(appID) != 0 else {
             throw ServiceError.invalidArguments("invalid application id \"\(appID.prefix(80))\"")
         }
@@ -64,32 +97,65 @@ final class AppRegistry {
               !teamID.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw ServiceError.invalidArguments("the team id must be 1 to 255 printable characters")
         }
-        guard activityTypes.count <= Self.maximumActivityTypes else {
-            throw ServiceError.invalidArguments("at most \(Self.maximumActivityTypes) activity types per app")
+        guard activityTypes.count <= maximumActivityTypes else {
+            throw ServiceError.invalidArguments("at most \(maximumActivityTypes) activity types per app")
         }
         for type in activityTypes { try ActivitySummary.checkActivityType(type) }
-        guard apps[busName] != nil || apps.count < Self.maximumApps else {
-            throw ServiceError.invalidArguments("too many registered apps")
+    }
+
+    /// Registers (or re-registers) the app on `busName`, run by process `pid`, checking what
+    /// it claims and the limits; changes nothing when it throws.
+    ///
+    /// - Throws: ``ServiceError/invalidArguments(_:)`` or ``ServiceError/limitExceeded(_:)``.
+    @discardableResult
+    func register(busName: String, appID: String, teamID: String, activityTypes: [String], pid: Int32,
+                  isVerified: Bool) throws -> RegisteredApp {
+        try Self.check(appID: appID, teamID: teamID, activityTypes: activityTypes)
+        let others = apps.values.filter { $0.busName != busName }
+        guard others.filter({ $0.pid == pid }).count < Self.maximumRegistrationsPerProcess else {
+            throw ServiceError.limitExceeded("process \(pid) already has \(Self.maximumRegistrationsPerProcess) "
+                + "registrations, the most one process may have")
+        }
+        if isVerified {
+            guard others.filter(\.isVerified).count < Self.maximumApps else {
+                throw ServiceError.limitExceeded("too many registered apps (at most \(Self.maximumApps))")
+            }
+        } else {
+            guard others.filter({ !$0.isVerified }).count < Self.maximumUnverifiedApps else {
+                throw ServiceError.limitExceeded("too many unverified apps are registered (at most "
+                    + "\(Self.maximumUnverifiedApps)); an app with a desktop entry of its id is verified and not counted")
+            }
         }
         let previous = apps[busName]
-        let app = RegisteredApp(busName: busName, appID: appID, teamID: teamID,
-                                activityTypes: Set(activityTypes), pid: previous?.pid,
-                                current: previous?.current)
+        if previous == nil { registrations += 1 }
+        let app = RegisteredApp(busName: busName, appID: appID, teamID: teamID, activityTypes: Set(activityTypes),
+                                pid: pid, isVerified: isVerified, registeredAt: previous?.registeredAt ?? Date(),
+                                registrationNumber: previous?.registrationNumber ?? registrations,
+                                lastActiveAt: previous?.lastActiveAt, current: previous?.current)
         apps[busName] = app
-        for (id, waiter) in registrationWaiters where waiter.appID == appID {
+        for (id, waiter) in registrationWaiters where waiter.appID == appID && (app.isVerified || !waiter.verifiedOnly) {
             registrationWaiters[id] = nil
             waiter.wake(app)
         }
-    }
-
-    func setPID(_ pid: Int64, for busName: String) {
-        apps[busName]?.pid = pid
+        return app
     }
 
     /// The app on `busName`, or ``ServiceError/notRegistered``.
     func app(_ busName: String) throws -> RegisteredApp {
         guard let app = apps[busName] else { throw ServiceError.notRegistered }
         return app
+    }
+
+    /// The running apps that continue `type` for `teamID`, the preferred first
+    /// (``RegisteredApp/isPreferred(over:)``).
+    ///
+    /// - Parameters:
+    ///   - origin: the bus name of the app the activity comes from, left out.
+    ///   - verifiedOnly: whether to leave out unverified apps.
+    func claimants(of type: String, teamID: String?, excluding origin: String?, verifiedOnly: Bool) -> [RegisteredApp] {
+        apps.values
+            .filter { $0.continues(type, forTeam: teamID) && $0.busName != origin && ($0.isVerified || !verifiedOnly) }
+            .sorted { $0.isPreferred(over: $1) }
     }
 
     /// Records the app's current activity; a new app activity id gets a new listing id.
@@ -99,8 +165,10 @@ final class AppRegistry {
             throw ServiceError.invalidArguments("the activity id must be 1 to 128 bytes")
         }
         let listingID = app.current.flatMap { $0.appActivityID == appActivityID ? $0.listingID : nil } ?? ListingID.make()
+        let now = Date()
         app.current = PublishedActivity(listingID: listingID, appActivityID: appActivityID,
-                                        summary: summary, publishedAt: Date())
+                                        summary: summary, publishedAt: now)
+        app.lastActiveAt = now
         apps[busName] = app
         changed()
     }
@@ -149,11 +217,13 @@ final class AppRegistry {
     }
 
     /// Waits for an app with `appID` to register, up to `timeout` seconds.
-    func waitForRegistration(of appID: String, timeout: Double) async -> RegisteredApp? {
+    ///
+    /// - Parameter verifiedOnly: whether only a verified registration counts.
+    func waitForRegistration(of appID: String, verifiedOnly: Bool, timeout: Double) async -> RegisteredApp? {
         let id = UUID()
         defer { registrationWaiters[id] = nil }
         return await TimedWait.value(timeout: timeout) { wake in
-            registrationWaiters[id] = (appID, { wake($0) })
+            registrationWaiters[id] = (appID, verifiedOnly, { wake($0) })
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BatonBus
 import BatonGLib
 import Foundation
 import Logging
@@ -55,16 +56,19 @@ struct BatondOptions: ParsableCommand {
     @Option(help: "Seconds of quiet on a link before a keepalive; a link silent for three times that is closed.")
     var keepalive: Double = 10
 
+    @Option(help: "Seconds a link with a device that is not paired stays open while no pairing is under way.")
+    var unpairedLinkLifetime: Double = PeerNetwork.standardUnpairedLinkLifetime
+
     func validate() throws {
         guard saveTimeout <= 50, fetchTimeout <= 50 else {
             throw ValidationError("--save-timeout and --fetch-timeout must be at most 50 s: apps give up on a continuation after 60 s")
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
-            throw ValidationError("unknown log level \"\(logLevel)\"")
+            throw ValidationError("unknown log level \"\(Excerpt.of(logLevel))\"")
         }
         for (option, value) in [("--save-timeout", saveTimeout), ("--launch-timeout", launchTimeout),
                                 ("--restore-timeout", restoreTimeout), ("--fetch-timeout", fetchTimeout),
-                                ("--keepalive", keepalive)] {
+                                ("--keepalive", keepalive), ("--unpaired-link-lifetime", unpairedLinkLifetime)] {
             guard value.isFinite, value > 0, value <= 3600 else {
                 throw ValidationError("\(option) must be a number of seconds between 0 and 3600")
             }

@@ -44,6 +44,14 @@ enum ActivitySource {
         if case .local(let app, _) = self { return app.busName }
         return nil
     }
+
+    /// Whether the activity comes from another device (a paired device's offer): only a
+    /// verified app may receive it. This user's own activities (local apps, `baton offer`,
+    /// `ContinuePayload`) may go to any claimant.
+    var comesFromAnotherDevice: Bool {
+        if case .offer(let offer) = self { return offer.peerDeviceID != nil }
+        return false
+    }
 }
 
 /// Fetches activities from apps and delivers them to the app that continues them.
@@ -77,7 +85,8 @@ final class ContinuationBroker {
         let type = source.activityType
         let target: RegisteredApp
         do {
-            target = try await claimingApp(for: type, teamID: source.teamID, excluding: source.originBusName)
+            target = try await claimingApp(for: type, teamID: source.teamID, excluding: source.originBusName,
+                                           verifiedOnly: source.comesFromAnotherDevice)
         } catch ServiceError.noClaimant(let type, let team) {
             guard let url = source.webpageURL else { throw ServiceError.noClaimant(activityType: type, teamID: team) }
             logger.info("no app continues \(type); opening its web page in the browser")
@@ -85,7 +94,7 @@ final class ContinuationBroker {
             return
         }
         let token = ListingID.make()
-        logger.info("continuing \(type) in \(target.appID) (\(target.busName))")
+        logger.info("continuing \(type) in \(target.appID) (\(target.busName), \(target.isVerified ? "verified" : "unverified"))")
         do {
             _ = try await callApp(target.busName, "BeginContinuation", [.string(token), .string(type)],
                                   timeout: timeouts.call)
@@ -124,9 +133,10 @@ final class ContinuationBroker {
         _ = try? await callApp(app.busName, "WasContinued", [.string(published.appActivityID)], timeout: timeouts.call)
     }
 
-    /// Whether an app here, running or installed, continues `type` for `teamID`.
+    /// Whether an app here that may receive another device's activity continues `type` for
+    /// `teamID`: a verified running app, or an installed one.
     func hasClaimant(for type: String, teamID: String?) -> Bool {
-        registry.apps.values.contains { $0.continues(type, forTeam: teamID) }
+        !registry.claimants(of: type, teamID: teamID, excluding: nil, verifiedOnly: true).isEmpty
             || InstalledApps.all().contains { $0.continues(type, forTeam: teamID) }
     }
 
@@ -196,18 +206,26 @@ final class ContinuationBroker {
         return payload
     }
 
-    /// The app that will continue an activity of `type`: a running one of the same team
-    /// first, else an installed one, started now.
-    private func claimingApp(for type: String, teamID: String?, excluding origin: String?) async throws -> RegisteredApp {
-        let running = registry.apps.values
-            .filter { $0.continues(type, forTeam: teamID) && $0.busName != origin }
-            .sorted { $0.busName < $1.busName }
-        if let app = running.first { return app }
+    /// The app that will continue an activity of `type`: the preferred running one of the
+    /// same team (``RegisteredApp/isPreferred(over:)``), else an installed one, started now.
+    ///
+    /// - Parameter verifiedOnly: whether only a verified app may receive the activity (one
+    ///   from another device); unverified claimants are then passed over.
+    private func claimingApp(for type: String, teamID: String?, excluding origin: String?,
+                             verifiedOnly: Bool) async throws -> RegisteredApp {
+        let running = registry.claimants(of: type, teamID: teamID, excluding: origin, verifiedOnly: false)
+        let passed = verifiedOnly ? running.filter { !$0.isVerified } : []
+        if !passed.isEmpty {
+            let names = passed.map(\.appID).joined(separator: ", ")
+            logger.notice("passing over unverified claimants of \(type) (\(names)): another device's activity goes only to verified apps")
+        }
+        if let app = running.first(where: { $0.isVerified || !verifiedOnly }) { return app }
         guard let installed = InstalledApps.all().first(where: { $0.continues(type, forTeam: teamID) })
         else { throw ServiceError.noClaimant(activityType: type, teamID: teamID) }
         logger.info("starting \(installed.appID) to continue \(type)")
         try InstalledApps.launch(installed)
-        guard let app = await registry.waitForRegistration(of: installed.appID, timeout: timeouts.launch) else {
+        guard let app = await registry.waitForRegistration(of: installed.appID, verifiedOnly: verifiedOnly,
+                                                           timeout: timeouts.launch) else {
             throw ServiceError.activity(.remoteApplicationTimedOut(
                 "\(installed.appID) did not register within \(Self.seconds(timeouts.launch)) of its launch"))
         }

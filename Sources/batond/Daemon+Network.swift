@@ -9,9 +9,6 @@ import Foundation
 extension Daemon {
     static func offerKey(_ id: String) -> String { "offer:\(id)" }
     static func pairingKey(_ deviceID: String) -> String { "pair:\(deviceID)" }
-    /// A pairing notification's action carries the code it showed, so that a click on it
-    /// confirms that code and no later one.
-    static func confirmAction(_ code: String) -> String { "confirm:\(code)" }
 
     func connectNetwork() {
         network.currentOffers = { [weak self] in self?.localOffers ?? [] }
@@ -30,10 +27,8 @@ extension Daemon {
             self.logger.info("\(deviceName) continued \(published.summary.activityType) of \(app.appID)")
             Task { @MainActor in await self.broker.tellContinued(app, published) }
         }
-        network.onPairingRequest = { [weak self] deviceID, deviceName, code in
-            self?.notifier.show(key: Self.pairingKey(deviceID), title: "Pair with “\(deviceName)”?",
-                                detail: "Verification code \(code). Confirm only if “\(deviceName)” shows the same code.",
-                                action: Self.confirmAction(code), label: "Confirm")
+        network.onPairingRequest = { [weak self] deviceID, code in
+            self?.showPairingRequest(from: deviceID, code: code)
         }
         network.onPairingEnded = { [weak self] deviceID in
             self?.notifier.withdraw(key: Self.pairingKey(deviceID))
@@ -43,6 +38,23 @@ extension Daemon {
             self.connection.emitSignal(path: BatonService.daemonPath, interface: BatonService.daemonInterface,
                                        name: "DevicesChanged")
         }
+    }
+
+    /// Shows a pairing request: the code, the device's name and short id, a warning when it
+    /// uses the name of a paired device or of this one, and what to run to confirm. No action
+    /// of the notification confirms: the person types the code shown on the other device.
+    func showPairingRequest(from deviceID: String, code: String) {
+        let shortID = PeerNetwork.shortID(deviceID)
+        let name = network.deviceName(deviceID)
+        var detail = "Verification code \(code).\n"
+        var title = "Pairing request from “\(name)” (\(shortID))"
+        if let impersonated = network.impersonated(by: deviceID) {
+            title = "Pairing request from another device named “\(name)” (\(shortID))"
+            detail += "Careful: this is not \(impersonated). "
+        }
+        detail += "Compare the code shown on “\(name)”; only if it is the same, run "
+            + "baton pair --confirm \(shortID) followed by the code shown there."
+        notifier.show(key: Self.pairingKey(deviceID), title: title, detail: detail, action: nil)
     }
 
     /// This device's current activities as offers: eligible and unexpired ones only, the
@@ -60,26 +72,15 @@ extension Daemon {
         let label = !inApp && offer.summary.webpageURL != nil ? "Open in browser" : "Continue"
         notifier.show(key: Self.offerKey(offer.id),
                       title: "\(label) “\(offer.summary.title ?? offer.summary.activityType)”",
-                      detail: "From \(offer.device)", action: "continue", label: label)
+                      detail: "From \(offer.peerDeviceID.map(network.displayName) ?? offer.device)",
+                      action: (id: "continue", label: label))
     }
 
+    /// The person picked a notification's action: only offers have one (pairing is never
+    /// confirmed from a notification).
     func notificationAction(_ key: String, _ action: String) {
-        if key.hasPrefix("offer:") {
-            continueFromNotification(String(key.dropFirst("offer:".count)))
-        } else if key.hasPrefix("pair:"), action.hasPrefix("confirm:") {
-            let deviceID = String(key.dropFirst("pair:".count))
-            let code = String(action.dropFirst("confirm:".count))
-            guard network.pairings[deviceID]?.code == code else {
-                return logger.notice("a pairing notification was confirmed after its pairing ended; ignored")
-            }
-            Task { @MainActor in
-                do {
-                    _ = try await network.confirmPairing(deviceID, code: code)
-                } catch {
-                    logger.notice("confirming the pairing failed: \(error)")
-                }
-            }
-        }
+        guard key.hasPrefix("offer:"), action == "continue" else { return }
+        continueFromNotification(String(key.dropFirst("offer:".count)))
     }
 
     func isCurrent(_ key: String) -> Bool {

@@ -37,13 +37,14 @@ extension Daemon {
     }
 
     var appRecords: [[String: BusValue]] {
-        var records: [[String: BusValue]] = registry.apps.values.sorted { $0.busName < $1.busName }.map { app in
+        var records: [[String: BusValue]] = registry.apps.values.sorted { $0.isPreferred(over: $1) }.map { app in
             var record: [String: BusValue] = [
                 "app-id": .string(app.appID), "team-id": .string(app.teamID),
                 "activity-types": .strings(app.activityTypes.sorted()), "running": .bool(true),
-                "bus-name": .string(app.busName),
+                "bus-name": .string(app.busName), "pid": .int64(Int64(app.pid)), "verified": .bool(app.isVerified),
+                "registered-at": .double(app.registeredAt.timeIntervalSince1970),
             ]
-            if let pid = app.pid { record["pid"] = .int64(pid) }
+            if let active = app.lastActiveAt { record["last-active"] = .double(active.timeIntervalSince1970) }
             return record
         }
         for installed in InstalledApps.all() {

@@ -58,10 +58,7 @@ final class Daemon {
             case "Register":
                 guard let appID = arguments.at(0)?.string, let teamID = arguments.at(1)?.string,
                       let types = arguments.at(2)?.strings else { throw ServiceError.invalidArguments("expected (s, s, as)") }
-                try registry.register(busName: call.sender, appID: appID, teamID: teamID, activityTypes: types)
-                logger.info("registered \(appID) (\(call.sender)), \(types.count) activity types")
-                lookUpPID(of: call.sender)
-                call.reply()
+                try register(call, appID: appID, teamID: teamID, activityTypes: types)
             case "PublishCurrent":
                 guard let id = arguments.at(0)?.string, let record = arguments.at(1)?.dictionary else {
                     throw ServiceError.invalidArguments("expected (s, a{sv})")
@@ -190,16 +187,6 @@ final class Daemon {
     func activitiesChanged() {
         connection.emitSignal(path: BatonService.daemonPath, interface: BatonService.daemonInterface,
                               name: "ActivitiesChanged")
-    }
-
-    private func lookUpPID(of busName: String) {
-        Task { @MainActor in
-            guard let reply = try? await connection.call(
-                "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                method: "GetConnectionUnixProcessID", arguments: [.string(busName)], timeout: 5),
-                let pid = reply.first?.integer else { return }
-            registry.setPID(pid, for: busName)
-        }
     }
 
     private static func option(_ options: [String: BusValue], _ key: String) throws -> String? {

@@ -81,6 +81,14 @@ struct DialPlan {
         targets[address] = target
     }
 
+    /// Dials the addresses of `deviceID` again only after `seconds`: for a device that is not
+    /// paired, whose link was closed for that (pairing dials it at once).
+    mutating func rest(_ deviceID: String, for seconds: Double, now: Date = Date()) {
+        for (address, target) in targets where target.deviceID == deviceID {
+            targets[address]?.nextAttempt = max(target.nextAttempt, now.addingTimeInterval(seconds))
+        }
+    }
+
     /// A link to `deviceID` closed after `duration` seconds: its addresses are tried again
     /// after the first backoff if the link lasted (``lastingLink``), else after a doubled one,
     /// so a device that drops links at once is not dialed every second.

@@ -65,6 +65,27 @@ enum InstalledApps {
                             isDBusActivatable: g_desktop_app_info_get_boolean(info, "DBusActivatable") != 0)
     }
 
+    /// The programs the desktop entry `APPID.desktop` names, Baton claim or not: the first
+    /// such file of ``applicationFolders``. `nil` when there is none, or when that entry is
+    /// `Hidden=true` (the app is uninstalled for this user). For a `DBusActivatable=true`
+    /// entry, the `Exec=` of the app's D-Bus service file comes along.
+    static func entryPrograms(of appID: String) -> DesktopEntryPrograms? {
+        guard !appID.contains("/") else { return nil }
+        for folder in applicationFolders {
+            let path = folder.appendingPathComponent("\(appID).desktop").path
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            let group = "Desktop Entry"
+            guard let file = KeyFile(path: path) else {
+                return DesktopEntryPrograms(path: path, exec: nil, tryExec: nil, serviceExec: nil)
+            }
+            if file.bool(group, "Hidden") == true { return nil }
+            return DesktopEntryPrograms(
+                path: path, exec: file.string(group, "Exec"), tryExec: file.string(group, "TryExec"),
+                serviceExec: file.bool(group, "DBusActivatable") == true ? DBusServiceFiles.exec(forName: appID) : nil)
+        }
+        return nil
+    }
+
     /// Starts the app: D-Bus activation when its entry is `DBusActivatable`, else its `Exec`
     /// line (GIO chooses).
     ///

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BatonBus
 import CGLib
 import Foundation
 
@@ -14,23 +15,52 @@ struct NetworkSettings {
     static let defaultPort: UInt16 = 48_100
     static let fileName = "batond.conf"
 
+    /// The largest `batond.conf` batond reads.
+    static let maximumFileSize = 64 << 10
+
     /// Merges the options with the config file in `directory`.
     ///
-    /// - Throws: `ValidationError` naming the file and key for a bad value.
+    /// - Throws: ``ConfigError`` naming the file and key for a bad file or value in it;
+    ///   `ValidationError` for a bad option, or a host name that cannot be the device name.
     init(options: BatondOptions, directory: URL) throws {
-        let file = try Self.readFile(directory.appendingPathComponent(Self.fileName))
-        let name = options.name ?? file["name"]?.first ?? Self.hostName
-        try Self.checkName(name)
-        self.name = name
-        if let listen = options.listen ?? file["listen"]?.first {
-            (host, port) = try Self.listenEndpoint(listen, what: options.listen != nil ? "--listen" : "listen in \(Self.fileName)")
+        let url = directory.appendingPathComponent(Self.fileName)
+        let file = try Self.readFile(url)
+        /// Runs `check` on a value from the file, naming the file in its error.
+        func checked<Value>(_ check: () throws -> Value) throws -> Value {
+            do {
+                return try check()
+            } catch {
+                throw ConfigError(url, "\(error)")
+            }
+        }
+        if let name = options.name {
+            try Self.checkName(name)
+            self.name = name
+        } else if let name = file["name"]?.first {
+            try checked { try Self.checkName(name, what: "name") }
+            self.name = name
+        } else {
+            let name = Self.hostName
+            do {
+                try Self.checkName(name)
+            } catch {
+                throw ValidationError("the host name \"\(Excerpt.of(name))\" cannot be this device's name (\(error)): "
+                                      + "give one with --name or name= in \(Self.fileName)")
+            }
+            self.name = name
+        }
+        if let listen = options.listen {
+            (host, port) = try Self.listenEndpoint(listen, what: "--listen")
+            isListenChosen = true
+        } else if let listen = file["listen"]?.first {
+            (host, port) = try checked { try Self.listenEndpoint(listen, what: "listen") }
             isListenChosen = true
         } else {
             (host, port) = ("0.0.0.0", Self.defaultPort)
             isListenChosen = false
         }
         let filePeers = file["peers"] ?? []
-        for address in filePeers { _ = try Self.endpoint(address, what: "peers in \(Self.fileName)") }
+        for address in filePeers { _ = try checked { try Self.endpoint(address, what: "peers") } }
         peers = Array(Set(options.peer + filePeers)).sorted()
     }
 
@@ -40,22 +70,24 @@ struct NetworkSettings {
         return String(cString: name)
     }
 
-    static func checkName(_ name: String) throws {
-        guard !name.isEmpty, name.utf8.count <= 255,
-              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ValidationError("the device name must be 1 to 255 printable characters")
+    /// Throws unless `name` can be sent in a hello: 1 to 255 bytes without
+    /// ``UnsafeCharacters``, as other devices check it.
+    static func checkName(_ name: String, what: String = "the device name") throws {
+        guard !name.isEmpty, name.utf8.count <= 255, !UnsafeCharacters.occur(in: name) else {
+            throw ValidationError("\(what) must be 1 to 255 bytes without control characters, bidirectional controls "
+                                  + "or line separators")
         }
     }
 
     /// Splits `HOST:PORT` (`[V6]:PORT` for IPv6).
     static func endpoint(_ text: String, what: String) throws -> (host: String, port: UInt16) {
         guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
-            throw ValidationError("\(what): \"\(text)\" is not HOST:PORT")
+            throw ValidationError("\(what): \"\(Excerpt.of(text))\" is not HOST:PORT")
         }
         var host = String(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else {
-            throw ValidationError("\(what): \"\(text)\" has no host")
+            throw ValidationError("\(what): \"\(Excerpt.of(text))\" has no host")
         }
         return (host, port)
     }
@@ -64,22 +96,33 @@ struct NetworkSettings {
     static func listenEndpoint(_ text: String, what: String) throws -> (host: String, port: UInt16) {
         let (host, port) = try endpoint(text, what: what)
         guard let address = g_inet_address_new_from_string(host) else {
-            throw ValidationError("\(what): \"\(text)\" must be an IP address and port, such as 0.0.0.0:48100 or [::]:48100")
+            throw ValidationError("\(what): \"\(Excerpt.of(text))\" must be an IP address and port, such as 0.0.0.0:48100 or [::]:48100")
         }
         g_object_unref(UnsafeMutableRawPointer(address))
         return (host, port)
     }
 
     /// The `[network]` keys of a GLib key file; none when there is no file.
+    ///
+    /// - Throws: ``ConfigError`` for a file that is not a regular file, is larger than
+    ///   ``maximumFileSize`` or is not a key file.
     private static func readFile(_ url: URL) throws -> [String: [String]] {
-        guard FileManager.default.fileExists(atPath: url.path) else { return [:] }
+        var status = stat()
+        guard stat(url.path, &status) == 0 else {
+            if errno == ENOENT { return [:] }
+            throw ConfigError(url, String(cString: strerror(errno)))
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw ConfigError(url, "not a regular file") }
+        guard status.st_size <= maximumFileSize else {
+            throw ConfigError(url, "larger than \(maximumFileSize >> 10) KiB: not a settings file")
+        }
         let keyFile = g_key_file_new()
         defer { g_key_file_free(keyFile) }
         var error: UnsafeMutablePointer<GError>?
         guard g_key_file_load_from_file(keyFile, url.path, G_KEY_FILE_NONE, &error) != 0 else {
             let message = error.map { String(cString: $0.pointee.message) } ?? "unreadable"
             g_clear_error(&error)
-            throw ValidationError("\(url.path): \(message)")
+            throw ConfigError(url, "not a key file: \(message)")
         }
         var values: [String: [String]] = [:]
         for key in ["name", "listen"] {

@@ -1,8 +1,8 @@
 import BatonGLib
 import Logging
 
-/// Shows desktop notifications (`org.freedesktop.Notifications`) with one action, each under
-/// a key of batond's (`offer:ID`, `pair:DEVICE`), and reports the actions the user picks.
+/// Shows desktop notifications (`org.freedesktop.Notifications`) with at most one action, each
+/// under a key of batond's (`offer:ID`, `pair:DEVICE`), and reports the actions the user picks.
 ///
 /// Without a notification server, everything stays available over D-Bus and the CLI; this
 /// is logged once.
@@ -15,7 +15,7 @@ final class Notifier {
     private let logger: Logger
     /// Notification ids by key, and back, with the action each offers.
     private var notifications: [String: UInt32] = [:]
-    private var shown: [UInt32: (key: String, action: String)] = [:]
+    private var shown: [UInt32: (key: String, action: String?)] = [:]
     private var warnedUnavailable = false
     /// Called with the key and action id when the user picks a notification's action.
     var onAction: (_ key: String, _ action: String) -> Void = { _, _ in }
@@ -39,12 +39,14 @@ final class Notifier {
         }
     }
 
-    /// Shows a notification whose action (and default click) reports `action`. `detail` is
-    /// plain text: it is escaped, since servers may read a body as markup.
-    func show(key: String, title: String, detail: String, action: String, label: String) {
+    /// Shows a notification whose action (and default click) reports `action.id`; one without
+    /// an action reports nothing. `title` and `detail` are plain text: the body is escaped,
+    /// since servers may read it as markup, and the title loses what could form markup.
+    func show(key: String, title: String, detail: String, action: (id: String, label: String)?) {
+        let actions = action.map { ["default", $0.label, $0.id, $0.label] } ?? []
         let arguments: [BusValue] = [
-            .string("Baton"), .uint32(notifications[key] ?? 0), .string("document-send"), .string(title),
-            .string(Self.escapingMarkup(detail)), .strings(["default", label, action, label]),
+            .string("Baton"), .uint32(notifications[key] ?? 0), .string("document-send"),
+            .string(Self.withoutMarkup(title)), .string(Self.escapingMarkup(detail)), .strings(actions),
             .dictionary(["category": .string("network"), "resident": .bool(true)]), .int32(-1),
         ]
         Task { @MainActor in
@@ -54,7 +56,7 @@ final class Notifier {
                 guard let first = reply.first, case .uint32(let id) = first else { return }
                 guard isCurrent(key) else { return close(id) }
                 notifications[key] = id
-                shown[id] = (key, action)
+                shown[id] = (key, action?.id)
             } catch {
                 guard !warnedUnavailable else { return }
                 warnedUnavailable = true
@@ -67,6 +69,13 @@ final class Notifier {
     static func escapingMarkup(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    /// `text` for a notification's summary, which the spec makes plain text but some servers
+    /// read as markup: `<`, `>` and `&` become look-alikes that form no markup either way.
+    static func withoutMarkup(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "＆").replacingOccurrences(of: "<", with: "‹")
+            .replacingOccurrences(of: ">", with: "›")
     }
 
     /// Closes the notification shown under `key`.
@@ -84,9 +93,9 @@ final class Notifier {
     }
 
     private func actionInvoked(_ id: UInt32, _ action: String) {
-        guard let entry = shown[id], action == entry.action || action == "default" else { return }
+        guard let entry = shown[id], let own = entry.action, action == own || action == "default" else { return }
         forget(notification: id)
-        onAction(entry.key, entry.action)
+        onAction(entry.key, own)
     }
 
     private func forget(notification id: UInt32) {

@@ -29,6 +29,10 @@ struct Offer: Sendable {
 }
 
 /// The offers batond lists, each until it is withdrawn or expires.
+///
+/// At most ``maximumOffers`` are listed, and at most ``maximumOffersPerOrigin`` from one
+/// origin (a paired device, or `AddOffer` on this one): a paired device keeps its most recent
+/// ones, so no device can take every place and crowd the others out.
 @MainActor
 final class OfferList {
     private(set) var offers: [String: Offer] = [:]
@@ -40,11 +44,18 @@ final class OfferList {
 
     /// The most offers listed at once.
     static let maximumOffers = 64
+    /// The most offers listed from one origin: one paired device, or `AddOffer` on this one.
+    static let maximumOffersPerOrigin = 16
 
-    /// Adds an offer; throws when the list is full or the offer has already expired.
+    /// Adds an offer held by batond (`AddOffer`); throws when the list, or the room of such
+    /// offers, is full, or when the offer has already expired.
     func add(_ offer: Offer) throws {
         guard offers.count < Self.maximumOffers else {
             throw ServiceError.invalidArguments("too many offers (at most \(Self.maximumOffers))")
+        }
+        guard offers.values.filter({ $0.peerDeviceID == nil }).count < Self.maximumOffersPerOrigin else {
+            throw ServiceError.invalidArguments(
+                "too many offers added on this device (at most \(Self.maximumOffersPerOrigin)): remove one first")
         }
         guard !offer.summary.isExpired() else {
             throw ServiceError.invalidArguments("the activity has already expired")
@@ -63,23 +74,25 @@ final class OfferList {
         return offer
     }
 
-    /// Replaces the offers of the device `deviceID` with `offers`; offers that are expired,
-    /// or whose id another source uses, are left out, as are offers past the limit.
+    /// Replaces the offers of the device `deviceID` with `offers`, most recent first (the
+    /// order a device sends them in); offers that are expired, or whose id another source
+    /// or an earlier offer in the list uses, are left out, as are offers past
+    /// ``maximumOffersPerOrigin`` or ``maximumOffers``.
     ///
     /// - Returns: the offers added and those withdrawn.
     func replace(from deviceID: String, with offers: [Offer]) -> (added: [Offer], withdrawn: [Offer]) {
         let previous = self.offers.values.filter { $0.peerDeviceID == deviceID }
-        let kept = Set(offers.filter { !$0.summary.isExpired() }.map(\.id))
-        let withdrawn = previous.filter { !kept.contains($0.id) }
-        for offer in withdrawn { self.offers[offer.id] = nil }
-        var added: [Offer] = []
-        for offer in offers where !offer.summary.isExpired() {
-            if let existing = self.offers[offer.id], existing.peerDeviceID != deviceID { continue }
-            let isNew = self.offers[offer.id] == nil
-            guard !isNew || self.offers.count < Self.maximumOffers else { continue }
+        for offer in previous { self.offers[offer.id] = nil }
+        var listed: [Offer] = []
+        for offer in offers where !offer.summary.isExpired() && self.offers[offer.id] == nil {
+            guard listed.count < Self.maximumOffersPerOrigin, self.offers.count < Self.maximumOffers else { break }
             self.offers[offer.id] = offer
-            if isNew { added.append(offer) }
+            listed.append(offer)
         }
+        let previousIDs = Set(previous.map(\.id))
+        let listedIDs = Set(listed.map(\.id))
+        let added = listed.filter { !previousIDs.contains($0.id) }
+        let withdrawn = previous.filter { !listedIDs.contains($0.id) }
         scheduleExpiry()
         if !added.isEmpty || !withdrawn.isEmpty || !previous.isEmpty { onChange() }
         return (added, withdrawn)

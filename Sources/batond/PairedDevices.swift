@@ -24,21 +24,45 @@ final class PairedDevices {
 
     static let fileName = "paired-devices.json"
 
-    /// Reads the list; a missing file is an empty list.
+    /// Reads the list through ``PrivateFiles/read(_:)`` (never through a symbolic link, made
+    /// 0600); a missing file is an empty list.
     ///
-    /// - Throws: when the file exists but cannot be read: it is left as it is.
+    /// - Throws: ``ConfigError`` when the file exists but cannot be used: it is left as it is.
     init(directory: URL) throws {
         file = directory.appendingPathComponent(Self.fileName)
-        guard FileManager.default.fileExists(atPath: file.path) else { return }
-        try PrivateFiles.restrict(file)
+        let contents: Data?
+        do {
+            contents = try PrivateFiles.read(file)
+        } catch let error as PrivateFileError {
+            throw ConfigError(file, error.reason)
+        }
+        guard let contents else { return }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         do {
-            let list = try decoder.decode([PairedDevice].self, from: Data(contentsOf: file))
+            let list = try decoder.decode([PairedDevice].self, from: contents)
             devices = Dictionary(list.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         } catch {
-            throw IdentityError("\(file.path) is not a list of paired devices: \(error)")
+            throw ConfigError(file, "not a list of paired devices: \(Self.describe(error))")
         }
+    }
+
+    /// What is wrong in the file, in a line.
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])) is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let place = context.codingPath.isEmpty ? "" : "\(path(context.codingPath)): "
+            return place + context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        "\"" + keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".") + "\""
     }
 
     /// Pins `device`; when the file cannot be saved, nothing changes.

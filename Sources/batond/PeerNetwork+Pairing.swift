@@ -47,8 +47,11 @@ extension PeerNetwork {
         guard !isPaired(deviceID) else {
             throw ServiceError.pairing("\(deviceName(deviceID)) is paired already")
         }
-        guard let link = links[deviceID], link.isOpen else {
+        guard let link = await linkDialingIfNeeded(deviceID) else {
             throw ServiceError.pairing("\(deviceName(deviceID)) is not connected: it must be reachable to pair")
+        }
+        guard !isPaired(deviceID) else {
+            throw ServiceError.pairing("\(deviceName(deviceID)) is paired already")
         }
         if pairings[deviceID] == nil {
             let nonce = PairingNonce.make()
@@ -95,6 +98,7 @@ extension PeerNetwork {
             throw ServiceError.pairing("cannot save the paired devices, so \(deviceName(deviceID)) stays paired: \(error)")
         }
         links[deviceID]?.send(.unpair)
+        links[deviceID]?.finish("unpaired")
         logger.info("unpaired \(deviceName(deviceID))")
     }
 
@@ -117,7 +121,16 @@ extension PeerNetwork {
 
     /// A device asks to pair. A paired device asking again has forgotten this one, so its
     /// pin goes here too. When both asked at once, the request of the lower device id wins.
+    ///
+    /// Requests are limited per device id, per address and per network, and at most
+    /// ``maximumIncomingPairings`` may wait for the person at once: past that, a request is
+    /// cancelled and nobody is prompted.
     func pairingRequested(by deviceID: String, commitment: [UInt8], over link: PeerLink) {
+        if let refusal = refusalOfPairingRequest(from: deviceID, host: link.remoteHost) {
+            logStranger("pairing request from \(displayName(deviceID)) at \(link.remoteAddress) refused: \(refusal)")
+            link.send(.pairCancel(reason: refusal))
+            return
+        }
         if isPaired(deviceID) {
             logger.notice("\(deviceName(deviceID)) asks to pair again: it no longer counts this device as paired, so its pin is dropped here too")
             do {
@@ -138,6 +151,27 @@ extension PeerNetwork {
         beginPairing(deviceID, as: .responder(commitment: commitment, nonce: nonce))
         link.send(.pairAccept(nonce: nonce))
         onChange()
+    }
+
+    /// Why a pairing request from `deviceID` at `host` is refused now, if it is.
+    private func refusalOfPairingRequest(from deviceID: String, host: String) -> String? {
+        let waiting = pairings.filter { !$0.value.isRequester && $0.key != deviceID }.count
+        guard waiting < Self.maximumIncomingPairings else {
+            return "too many pairing requests are waiting here; try again later"
+        }
+        let now = Self.monotonicNow
+        let network = NetworkPrefix.of(host)
+        // Each limit is checked before any is counted, so a refused request uses up nothing.
+        let waits = [pairingRequestLimits.device.wait(for: deviceID, now: now),
+                     pairingRequestLimits.address.wait(for: host, now: now),
+                     pairingRequestLimits.network.wait(for: network, now: now)]
+        if let wait = waits.max(), wait > 0 {
+            return "too many pairing requests; try again in \(Int(wait.rounded(.up))) s"
+        }
+        _ = pairingRequestLimits.device.allow(deviceID, now: now)
+        _ = pairingRequestLimits.address.allow(host, now: now)
+        _ = pairingRequestLimits.network.allow(network, now: now)
+        return nil
     }
 
     /// The other device answered this device's request with its nonce: the code is known.
@@ -166,8 +200,8 @@ extension PeerNetwork {
         let code = VerificationCode.make(requesterKey: link.peerPublicKeyInfo, responderKey: identity.publicKeyInfo,
                                          requesterNonce: nonce, responderNonce: ownNonce)
         settle(deviceID, code: code)
-        logger.info("\(deviceName(deviceID)) asks to pair; code \(code)")
-        onPairingRequest(deviceID, deviceName(deviceID), code)
+        logger.info("\(displayName(deviceID)) asks to pair; code \(code)")
+        onPairingRequest(deviceID, code)
     }
 
     func pairingConfirmedRemotely(by deviceID: String, over link: PeerLink) {
@@ -240,6 +274,7 @@ extension PeerNetwork {
         }
         endPairing(deviceID, sending: nil, because: "paired")
         link.isTrusted = true
+        linkBecamePaired(deviceID)
         if let address = device.address { redial(deviceID, at: address) }
         logger.info("paired with \(device.name) (\(deviceID))")
         link.send(.offers(currentOffers()))

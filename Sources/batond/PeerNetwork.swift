@@ -14,6 +14,12 @@ import Logging
 /// hello, pairing messages and keepalives: anything else from an unpaired peer closes its
 /// link, and nothing about activities is ever sent to one. A paired device's link must show
 /// the pinned certificate, or it is closed.
+///
+/// Strangers get bounded places (``ConnectionQuota``): handshakes and unpaired links per
+/// address, per network and in all, the oldest taken back for a newcomer; paired devices'
+/// addresses have handshake places of their own, and a paired device's link is always let
+/// in. An unpaired link lasts ``unpairedLinkLifetime`` unless a pairing is under way; the
+/// device stays listed (``seenDevices``) and is dialed again when the person pairs with it.
 @MainActor
 final class PeerNetwork {
     let identity: DeviceIdentity
@@ -30,9 +36,31 @@ final class PeerNetwork {
     private(set) var names: [String: String] = [:]
     /// Where devices listen, from their hello: `HOST:PORT`.
     private(set) var addresses: [String: String] = [:]
+    /// Unpaired devices linked before, by when their link closed: still listed, and dialed
+    /// again to pair. Their names and addresses stay in ``names`` and ``addresses``.
+    private(set) var seenDevices: [String: Date] = [:]
     private var introductions: [ObjectIdentifier: PeerLink] = [:]
-    /// Incoming TLS handshakes under way, by the address they come from.
-    private var handshakes: [String: Int] = [:]
+    /// Places for strangers: incoming handshakes (paired devices' addresses have their own),
+    /// links waiting for their hello, and introduced unpaired links.
+    private var handshakeQuota = ConnectionQuota<Int>(total: maximumIntroductions,
+                                                      perAddress: maximumPerAddress, perNetwork: maximumPerNetwork)
+    private var pairedHandshakeQuota = ConnectionQuota<Int>(total: 4 * maximumPerAddress,
+                                                            perAddress: maximumPerAddress, perNetwork: 4 * maximumPerAddress)
+    private var introductionQuota = ConnectionQuota<ObjectIdentifier>(total: maximumIntroductions,
+                                                                      perAddress: maximumPerAddress,
+                                                                      perNetwork: maximumPerNetwork)
+    private var unpairedLinkQuota = ConnectionQuota<String>(total: maximumIntroductions,
+                                                            perAddress: maximumPerAddress, perNetwork: maximumPerNetwork)
+    private var handshakes: [Int: IncomingHandshake] = [:]
+    private var nextHandshake = 1
+    /// Calls waiting for a device's link (pairing with a device not linked now).
+    private var linkWaiters: [String: [@MainActor (Bool) -> Void]] = [:]
+    /// What strangers make this device log, and do: pairing requests per device id, address
+    /// and network, and log lines about unpaired devices.
+    var pairingRequestLimits = (device: RateLimit(count: 3, per: 60), address: RateLimit(count: 6, per: 60),
+                                network: RateLimit(count: 12, per: 60))
+    private var strangerLogLimit = RateLimit(count: 20, per: 60)
+    private var suppressedStrangerLines = 0
     var pairings: [String: PairingSession] = [:]
     private var plan = DialPlan()
     private var dialTimer: guint = 0
@@ -45,13 +73,25 @@ final class PeerNetwork {
     static let rememberedFetches = 16
     private var offersTimer: guint = 0
 
-    /// The most links still waiting for their hello, and the most links in all: past that,
-    /// only paired devices are let in.
+    /// The most incoming handshakes, links waiting for their hello, and unpaired links, each:
+    /// past that, the oldest is closed for a newcomer. Paired devices are always let in.
     static let maximumIntroductions = 32
-    /// The most incoming handshakes at once from one address, so that one host cannot take
-    /// all ``maximumIntroductions`` places and keep paired devices out.
-    static let maximumHandshakesPerAddress = 4
-    static let maximumLinks = 64
+    /// The most of each from one address, and from one network (/24, /64), so that one host
+    /// or one subnet cannot take all the places.
+    static let maximumPerAddress = 4
+    static let maximumPerNetwork = 8
+    /// Seconds a link has, once TLS is done, to say hello.
+    static let helloTimeout = 3.0
+    /// Seconds an unpaired link stays open while no pairing is under way, by default.
+    nonisolated static let standardUnpairedLinkLifetime = 30.0
+    /// How long an unpaired device whose link closed stays listed, and how many are.
+    static let seenDeviceLifetime = 600.0
+    static let maximumSeenDevices = 32
+    /// Seconds before an unpaired device whose link closed is dialed again on its own
+    /// (pairing dials it at once).
+    static let unpairedRedial = 300.0
+    /// The most pairings another device asked for that may wait for confirmation at once.
+    static let maximumIncomingPairings = 4
     /// How long offers are gathered before they are pushed (changes come in bursts).
     static let offerDebounce = 0.01
 
@@ -66,11 +106,14 @@ final class PeerNetwork {
     /// A paired device continued this device's activity.
     var onContinued: (_ activityID: String, _ deviceName: String) -> Void = { _, _ in }
     /// A device asks to pair: show the code.
-    var onPairingRequest: (_ deviceID: String, _ deviceName: String, _ code: String) -> Void = { _, _, _ in }
+    var onPairingRequest: (_ deviceID: String, _ code: String) -> Void = { _, _ in }
     /// A pairing ended (paired, cancelled or timed out).
     var onPairingEnded: (_ deviceID: String) -> Void = { _ in }
     /// Devices appeared, left, paired or unpaired.
     var onChange: () -> Void = {}
+
+    /// Seconds an unpaired link stays open while no pairing is under way.
+    var unpairedLinkLifetime = standardUnpairedLinkLifetime
 
     init(identity: DeviceIdentity, name: String, paired: PairedDevices, keepalive: Double, fetchTimeout: Double,
          logger: Logger) throws {
@@ -92,7 +135,10 @@ final class PeerNetwork {
         for device in paired.devices.values {
             if let address = device.address { plan.add(address, deviceID: device.id, source: .paired) }
         }
-        dialTimer = GLibSources.every(milliseconds: 500) { [weak self] in self?.dialDue() }
+        dialTimer = GLibSources.every(milliseconds: 500) { [weak self] in
+            self?.expireUnpaired()
+            self?.dialDue()
+        }
         dialDue()
     }
 
@@ -113,12 +159,31 @@ final class PeerNetwork {
     func isPaired(_ deviceID: String) -> Bool { paired.devices[deviceID] != nil }
 
     func deviceName(_ deviceID: String) -> String {
-        names[deviceID] ?? paired.devices[deviceID]?.name ?? String(deviceID.prefix(8))
+        names[deviceID] ?? paired.devices[deviceID]?.name ?? Self.shortID(deviceID)
     }
 
-    /// The devices known now: linked ones and paired ones.
+    /// The first 8 digits of a device id, shown with its name: names are chosen by the
+    /// devices themselves, ids are not.
+    static func shortID(_ deviceID: String) -> String { String(deviceID.prefix(8)) }
+
+    /// The name and short id of a device, as people are shown it: `“Laptop” (1a2b3c4d)`.
+    func displayName(_ deviceID: String) -> String {
+        "“\(deviceName(deviceID))” (\(Self.shortID(deviceID)))"
+    }
+
+    /// The paired device other than `deviceID` whose name `deviceID` uses, or this device
+    /// when it uses this device's name: a request under such a name is flagged.
+    func impersonated(by deviceID: String) -> String? {
+        let claimed = deviceName(deviceID).trimmingCharacters(in: .whitespaces).lowercased()
+        if claimed == name.trimmingCharacters(in: .whitespaces).lowercased() { return "this device" }
+        return paired.devices.values.first {
+            $0.id != deviceID && $0.name.trimmingCharacters(in: .whitespaces).lowercased() == claimed
+        }.map { "your paired “\($0.name)” (\(Self.shortID($0.id)))" }
+    }
+
+    /// The devices known now: linked ones, paired ones and unpaired ones seen lately.
     var knownDevices: [String] {
-        Set(links.keys).union(paired.devices.keys).sorted()
+        Set(links.keys).union(paired.devices.keys).union(seenDevices.keys).sorted()
     }
 
     /// The id of the device named or numbered `text`.
@@ -130,37 +195,43 @@ final class PeerNetwork {
         let named = known.filter { deviceName($0) == text || deviceName($0).lowercased() == text.lowercased() }
         if named.count == 1, let id = named.first { return id }
         if named.count > 1 {
-            throw ServiceError.unknownDevice("several devices are named \"\(text)\": use an id (\(named.joined(separator: ", ")))")
+            throw ServiceError.unknownDevice("several devices are named \"\(Excerpt.of(text))\": use an id (\(named.joined(separator: ", ")))")
         }
         let prefixed = known.filter { $0.hasPrefix(text.lowercased()) && text.count >= 4 }
         if prefixed.count == 1, let id = prefixed.first { return id }
-        throw ServiceError.unknownDevice("no device named or numbered \"\(text.prefix(80))\": see baton devices")
+        throw ServiceError.unknownDevice("no device named or numbered \"\(Excerpt.of(text))\": see baton devices")
     }
 
     // MARK: Links
 
     private func accept(_ connection: UnsafeMutablePointer<GSocketConnection>) {
         let host = PeerLink.remote(of: connection).host
-        guard handshakes.values.reduce(0, +) < Self.maximumIntroductions,
-              handshakes[host, default: 0] < Self.maximumHandshakesPerAddress else {
-            logger.debug("incoming connection from \(host) refused: too many handshakes under way")
-            var error: UnsafeMutablePointer<GError>?
-            if g_io_stream_close(UnsafeMutablePointer(OpaquePointer(connection)), nil, &error) == 0 { g_clear_error(&error) }
-            g_object_unref(UnsafeMutableRawPointer(connection))
-            return
+        let id = nextHandshake
+        nextHandshake &+= 1
+        let fromPairedDevice = pairedHosts.contains(host)
+        let evicted = fromPairedDevice ? pairedHandshakeQuota.admit(id, from: host) : handshakeQuota.admit(id, from: host)
+        for other in evicted ?? [] {
+            handshakes.removeValue(forKey: other)?.end("a newer connection needed its place")
         }
-        handshakes[host, default: 0] += 1
+        let control = IncomingHandshake()
+        handshakes[id] = control
         Task { @MainActor in
             defer {
-                handshakes[host, default: 1] -= 1
-                if handshakes[host] == 0 { handshakes[host] = nil }
+                handshakes[id] = nil
+                handshakeQuota.remove(id)
+                pairedHandshakeQuota.remove(id)
             }
             do {
-                adopt(try await tls.accept(connection), dialed: nil)
+                adopt(try await tls.accept(connection, control: control), dialed: nil)
             } catch {
-                logger.debug("incoming link refused: \(error)")
+                logger.debug("incoming connection from \(host) dropped: \(error)")
             }
         }
+    }
+
+    /// The addresses paired devices were last seen at: their handshakes have places of their own.
+    private var pairedHosts: Set<String> {
+        Set(paired.devices.values.compactMap { $0.address.flatMap(PeerAddress.host(of:)) })
     }
 
     private func dialDue() {
@@ -183,11 +254,17 @@ final class PeerNetwork {
             link.close("this device")
             return
         }
-        guard isPaired(link.peerDeviceID) || introductions.count < Self.maximumIntroductions else {
-            link.close("too many links waiting for their hello")
-            return
+        let key = ObjectIdentifier(link)
+        if !isPaired(link.peerDeviceID) {
+            guard let evicted = introductionQuota.admit(key, from: link.remoteHost) else {
+                return link.close("too many links waiting for their hello")
+            }
+            for other in evicted {
+                guard let waiting = introductions.removeValue(forKey: other) else { continue }
+                waiting.close("a newer link needed its place")
+            }
         }
-        introductions[ObjectIdentifier(link)] = link
+        introductions[key] = link
         link.onMessage = { [weak self, weak link] message in
             guard let self, let link else { return }
             self.received(message, on: link)
@@ -198,8 +275,9 @@ final class PeerNetwork {
         }
         link.start()
         link.send(.hello(PeerHello(deviceID: identity.deviceID, name: name, port: UInt32(listener?.port ?? 0))))
-        GLibSources.once(after: tls.handshakeTimeout) { [weak self, weak link] in
+        GLibSources.once(after: Self.helloTimeout) { [weak self, weak link] in
             guard let self, let link, self.introductions.removeValue(forKey: ObjectIdentifier(link)) != nil else { return }
+            self.introductionQuota.remove(ObjectIdentifier(link))
             link.close("no hello")
         }
     }
@@ -208,6 +286,7 @@ final class PeerNetwork {
         let deviceID = link.peerDeviceID
         if introductions[ObjectIdentifier(link)] != nil {
             introductions[ObjectIdentifier(link)] = nil
+            introductionQuota.remove(ObjectIdentifier(link))
             guard case .hello(let hello) = message else {
                 return drop(link, "it spoke before its hello")
             }
@@ -281,8 +360,14 @@ final class PeerNetwork {
             logger.warning("\(pinned.name) (\(deviceID)) showed a certificate other than the pinned one; unpair and pair again if it was reinstalled")
             return drop(link, "not the pinned certificate")
         }
-        guard isPaired(deviceID) || links[deviceID] != nil || links.count < Self.maximumLinks else {
-            return drop(link, "too many links")
+        if !isPaired(deviceID) {
+            guard let evicted = unpairedLinkQuota.admit(deviceID, from: link.remoteHost,
+                                                        isEvictable: { self.pairings[$0] == nil }) else {
+                return drop(link, "too many devices that are not paired")
+            }
+            for other in evicted where other != deviceID {
+                if let old = links[other] { drop(old, "a newer device needed its place") }
+            }
         }
         if let existing = links[deviceID], existing.isOpen {
             guard prefers(link, over: existing) else {
@@ -297,9 +382,12 @@ final class PeerNetwork {
         links[deviceID] = link
         link.isTrusted = isPaired(deviceID)
         names[deviceID] = hello.name
+        seenDevices[deviceID] = nil
         let address = hello.port == 0 ? nil : PeerAddress.format(host: link.remoteHost, port: hello.port)
         addresses[deviceID] = address
-        logger.info("linked with \(hello.name) (\(deviceID)) at \(link.remoteAddress)\(isPaired(deviceID) ? ", paired" : "")")
+        let linked = "linked with \(hello.name) (\(deviceID)) at \(link.remoteAddress)"
+        if isPaired(deviceID) { logger.info("\(linked), paired") } else { logStranger(linked) }
+        for waiter in linkWaiters.removeValue(forKey: deviceID) ?? [] { waiter(true) }
         if isPaired(deviceID) {
             if let address { plan.add(address, deviceID: deviceID, source: .paired) }
             do {
@@ -320,13 +408,51 @@ final class PeerNetwork {
     }
 
     private func drop(_ link: PeerLink, _ reason: String) {
-        logger.notice("closing the link with \(link.remoteAddress): \(reason)")
+        let line = "closing the link with \(link.remoteAddress): \(reason)"
+        if isPaired(link.peerDeviceID) { logger.notice("\(line)") } else { logStranger(line) }
         link.close(reason)
         closed(link, reason: reason)
     }
 
+    /// Logs a line about a device that is not paired, at most ``strangerLogLimit`` lines a
+    /// minute, so a stranger cannot fill the log; the lines left out are counted.
+    func logStranger(_ line: @autoclosure () -> String) {
+        guard strangerLogLimit.allow("all", now: Self.monotonicNow) else {
+            suppressedStrangerLines += 1
+            return
+        }
+        let suppressed = suppressedStrangerLines
+        suppressedStrangerLines = 0
+        logger.info("\(line())\(suppressed > 0 ? " (\(suppressed) lines about unpaired devices left out)" : "")")
+    }
+
+    static var monotonicNow: Double { Double(g_get_monotonic_time()) / 1_000_000 }
+
+    /// Closes unpaired links that outlived ``unpairedLinkLifetime`` with no pairing under
+    /// way, and forgets unpaired devices seen too long ago.
+    private func expireUnpaired() {
+        let now = Date()
+        for (deviceID, link) in links where !isPaired(deviceID) && pairings[deviceID] == nil && !link.isClosing {
+            if now.timeIntervalSince(link.openedAt) >= unpairedLinkLifetime {
+                drop(link, "not paired, and no pairing under way")
+            }
+        }
+        for (deviceID, seen) in seenDevices where now.timeIntervalSince(seen) >= Self.seenDeviceLifetime {
+            forgetSeen(deviceID)
+        }
+    }
+
+    private func forgetSeen(_ deviceID: String) {
+        seenDevices[deviceID] = nil
+        guard !isPaired(deviceID), links[deviceID] == nil else { return }
+        names[deviceID] = nil
+        addresses[deviceID] = nil
+        onChange()
+    }
+
     private func closed(_ link: PeerLink, reason: String) {
         introductions[ObjectIdentifier(link)] = nil
+        introductionQuota.remove(ObjectIdentifier(link))
         let deviceID = link.peerDeviceID
         guard links[deviceID] === link else {
             // A link this device dialed that closed before its hello (the device turned it
@@ -337,21 +463,53 @@ final class PeerNetwork {
             return
         }
         links[deviceID] = nil
-        logger.info("link with \(deviceName(deviceID)) closed: \(reason)")
+        unpairedLinkQuota.remove(deviceID)
+        let line = "link with \(deviceName(deviceID)) closed: \(reason)"
+        if isPaired(deviceID) { logger.info("\(line)") } else { logStranger(line) }
         failFetches(of: deviceID, "the link with \(deviceName(deviceID)) closed: \(reason)")
         if pairings[deviceID] != nil { endPairing(deviceID, sending: nil, because: "the link closed: \(reason)") }
-        if !isPaired(deviceID) {
-            names[deviceID] = nil
-            addresses[deviceID] = nil
+        if isPaired(deviceID) {
+            plan.lost(deviceID, after: Date().timeIntervalSince(link.openedAt))
+        } else {
+            seenDevices[deviceID] = Date()
+            while seenDevices.count > Self.maximumSeenDevices,
+                  let oldest = seenDevices.min(by: { $0.value < $1.value })?.key {
+                forgetSeen(oldest)
+            }
+            plan.rest(deviceID, for: Self.unpairedRedial)
         }
-        plan.lost(deviceID, after: Date().timeIntervalSince(link.openedAt))
         onDeviceGone(deviceID)
         onChange()
+    }
+
+    /// A linked device is paired now: its link no longer takes a stranger's place.
+    func linkBecamePaired(_ deviceID: String) {
+        unpairedLinkQuota.remove(deviceID)
     }
 
     /// Dials `deviceID` at `address` again whenever its link is lost.
     func redial(_ deviceID: String, at address: String) {
         plan.add(address, deviceID: deviceID, source: .paired)
+    }
+
+    /// The link with `deviceID`, dialing the address it was last seen at when it has none,
+    /// and waiting up to `timeout` seconds for the link.
+    ///
+    /// - Returns: `nil` when the device cannot be reached.
+    func linkDialingIfNeeded(_ deviceID: String, timeout: Double = 5) async -> PeerLink? {
+        if let link = links[deviceID], link.isOpen { return link }
+        guard let address = addresses[deviceID] ?? paired.devices[deviceID]?.address else { return nil }
+        Task { @MainActor in
+            do {
+                adopt(try await tls.connect(to: address), dialed: address)
+            } catch {
+                logger.debug("dialing \(address) failed: \(error)")
+                for waiter in linkWaiters.removeValue(forKey: deviceID) ?? [] { waiter(false) }
+            }
+        }
+        _ = await TimedWait.value(timeout: timeout) { finish in linkWaiters[deviceID, default: []].append(finish) }
+        guard let link = links[deviceID], link.isOpen else { return nil }
+        return link
     }
 
     /// Forgets a paired device: its pin, its offers, its fetches under way and the address

@@ -26,12 +26,22 @@ let status: Int32 = MainActor.assumeIsolated {
     let settings: NetworkSettings
     let network: PeerNetwork
     do {
+        try PrivateFiles.makeDirectory(options.configDirectory)
         settings = try NetworkSettings(options: options, directory: options.configDirectory)
+    } catch {
+        logger.critical("cannot use the configuration: \(error)")
+        return 1
+    }
+    do {
         let (identity, created) = try DeviceIdentity.loadOrCreate(in: options.configDirectory)
         if created { logger.info("made this device's identity \(identity.deviceID)") }
         let paired = try PairedDevices(directory: options.configDirectory)
         network = try PeerNetwork(identity: identity, name: settings.name, paired: paired,
                                   keepalive: options.keepalive, fetchTimeout: options.timeouts.fetch, logger: logger)
+        network.unpairedLinkLifetime = options.unpairedLinkLifetime
+    } catch let error as ConfigError {
+        logger.critical("cannot use the paired devices: \(error)")
+        return 1
     } catch {
         logger.critical("cannot set up the network identity: \(error)")
         return 1

@@ -72,6 +72,83 @@ final class IdentityTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["pins.json", "victim"])
     }
 
+    /// A symbolic link planted at `identity.pem` is refused: batond neither uses the planted
+    /// identity nor changes its target's mode.
+    func testASymlinkedIdentityIsRefusedAndItsTargetKeepsItsMode() throws {
+        let directory = try temporaryDirectory()
+        let planted = directory.deletingLastPathComponent().appendingPathComponent("planted.pem")
+        try FileManager.default.createDirectory(at: planted.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(DeviceIdentity.generate().pem.utf8).write(to: planted)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: planted.path)
+        try PrivateFiles.makeDirectory(directory)
+        let file = directory.appendingPathComponent(DeviceIdentity.fileName)
+        try FileManager.default.createSymbolicLink(at: file, withDestinationURL: planted)
+        XCTAssertThrowsError(try DeviceIdentity.loadOrCreate(in: directory)) { error in
+            XCTAssertTrue("\(error)".contains("symbolic link") && "\(error)".contains(file.path), "\(error)")
+        }
+        XCTAssertEqual(try permissions(planted), 0o644, "the link's target keeps its mode")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: file.path), planted.path,
+                       "the link is left as it is")
+    }
+
+    /// A dangling link is refused too, rather than an identity written through it.
+    func testADanglingSymlinkedIdentityIsRefused() throws {
+        let directory = try temporaryDirectory()
+        try PrivateFiles.makeDirectory(directory)
+        let target = directory.deletingLastPathComponent().appendingPathComponent("elsewhere.pem")
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent(DeviceIdentity.fileName),
+                                                   withDestinationURL: target)
+        XCTAssertThrowsError(try DeviceIdentity.loadOrCreate(in: directory)) { error in
+            XCTAssertTrue("\(error)".contains("symbolic link"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target.path), "nothing is written through the link")
+    }
+
+    /// A config folder that is a symbolic link is refused, its target's mode unchanged and
+    /// nothing made in it.
+    func testASymlinkedConfigFolderIsRefusedAndItsTargetKeepsItsMode() throws {
+        let directory = try temporaryDirectory()
+        let target = directory.deletingLastPathComponent().appendingPathComponent("target")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: target.path)
+        try FileManager.default.createSymbolicLink(at: directory, withDestinationURL: target)
+        XCTAssertThrowsError(try DeviceIdentity.loadOrCreate(in: directory)) { error in
+            XCTAssertTrue("\(error)".contains("symbolic link") && "\(error)".contains(directory.path), "\(error)")
+        }
+        XCTAssertEqual(try permissions(target), 0o755, "the link's target keeps its mode")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: target.path), [], "no identity made in it")
+    }
+
+    /// A folder of another user is refused (needs root to make one).
+    func testAConfigFolderOfAnotherUserIsRefused() throws {
+        try XCTSkipUnless(geteuid() == 0, "only root can give a folder to another user")
+        let directory = try temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+        XCTAssertEqual(chown(directory.path, 65_534, 65_534), 0)
+        XCTAssertThrowsError(try DeviceIdentity.loadOrCreate(in: directory)) { error in
+            XCTAssertTrue("\(error)".contains("another user"), "\(error)")
+        }
+        XCTAssertEqual(try permissions(directory), 0o755)
+    }
+
+    /// An identity that is not a regular file (a FIFO) or is too large is refused without
+    /// being read whole or waited on.
+    func testAnIdentityThatIsNotASmallRegularFileIsRefused() throws {
+        let directory = try temporaryDirectory()
+        try PrivateFiles.makeDirectory(directory)
+        let file = directory.appendingPathComponent(DeviceIdentity.fileName)
+        XCTAssertEqual(mkfifo(file.path, 0o600), 0)
+        XCTAssertThrowsError(try DeviceIdentity.loadOrCreate(in: directory)) { error in
+            XCTAssertTrue("\(error)".contains("FIFO"), "\(error)")
+        }
+        try FileManager.default.removeItem(at: file)
+        try Data(repeating: UInt8(ascii: "A"), count: 2 << 20).write(to: file)
+        XCTAssertThrowsError(try DeviceIdentity.loadOrCreate(in: directory)) { error in
+            XCTAssertTrue("\(error)".contains("larger than 1 MiB"), "\(error)")
+        }
+    }
+
     func testAKeyWithSomeoneElsesCertificateIsRefused() throws {
         let mine = try DeviceIdentity.generate()
         let theirs = try DeviceIdentity.generate()

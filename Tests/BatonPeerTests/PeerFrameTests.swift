@@ -125,4 +125,30 @@ final class PeerFrameTests: XCTestCase {
                               appID: "org.example.Notes", teamID: "org.example")
         XCTAssertEqual(PeerMessage.offersFitting(Array(repeating: small, count: 80)).count, PeerMessage.maximumOffers)
     }
+
+    /// A hello whose device name, or an offer whose title, holds a control character, a
+    /// bidirectional control or a line separator is refused like any other invalid field.
+    func testNamesAndTitlesWithControlsOrBidiOverridesAreRefused() throws {
+        let unsafe: [Unicode.Scalar] = ["\u{1B}", "\u{7F}", "\u{9B}", "\u{202A}", "\u{202E}", "\u{2066}", "\u{2069}",
+                                        "\u{200E}", "\u{200F}", "\u{061C}", "\u{2028}", "\u{2029}"]
+        for scalar in unsafe {
+            let text = "laptop" + String(Character(scalar)) + "txt.exe"
+            let hello = PeerMessage.hello(PeerHello(deviceID: "0123abcd", name: text, port: 48_100)).frame
+            XCTAssertThrowsError(try PeerMessage(kind: hello[3], body: Array(hello.dropFirst(PeerFrame.headerSize))),
+                                 "a hello named with U+\(String(scalar.value, radix: 16))") { error in
+                XCTAssertTrue("\(error)".contains("\"name\""), "\(error)")
+            }
+            let offer = PeerOffer(id: "abc123", summary: ActivitySummary(activityType: "org.example.note", title: text),
+                                  appID: "org.example.Notes", teamID: "org.example")
+            let offers = PeerMessage.offers([offer]).frame
+            XCTAssertThrowsError(try PeerMessage(kind: offers[3], body: Array(offers.dropFirst(PeerFrame.headerSize))),
+                                 "an offer titled with U+\(String(scalar.value, radix: 16))") { error in
+                XCTAssertTrue("\(error)".contains("\"title\""), "\(error)")
+            }
+        }
+        let fine = "Entwurf: Mittagessen — ✓ مرحبا 日本語"
+        let hello = PeerMessage.hello(PeerHello(deviceID: "0123abcd", name: fine, port: 1)).frame
+        XCTAssertEqual(try PeerMessage(kind: hello[3], body: Array(hello.dropFirst(PeerFrame.headerSize))),
+                       .hello(PeerHello(deviceID: "0123abcd", name: fine, port: 1)), "ordinary text of any script passes")
+    }
 }

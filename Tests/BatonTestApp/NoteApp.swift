@@ -35,6 +35,13 @@ final class NoteWindow: ApplicationWindow {
         userActivity.title = "Note: \(text)"
     }
 
+    /// Edits the note as a user would, appending " (active)": its activity is updated and
+    /// published again, which makes the app the most recently active.
+    func touch() {
+        let text = gtk_editable_get_text(OpaquePointer(entry)).map { String(cString: $0) } ?? ""
+        gtk_editable_set_text(OpaquePointer(entry), text + " (active)")
+    }
+
     override func restoreUserActivityState(_ userActivity: UserActivity) {
         if case .string(let text) = userActivity.userInfo["text"] {
             gtk_editable_set_text(OpaquePointer(entry), text)
@@ -75,6 +82,7 @@ final class NoteApp: BatonApplication, ApplicationDelegate {
         let window = NoteWindow(application: self, activityType: activityType, text: text, fault: fault)
         self.window = window
         window.present()
+        GLibSources.onUnixSignal(SIGUSR1) { [weak self] in self?.window?.touch() }
         let ineligible = arguments.contains("--ineligible")
         if ineligible { window.userActivity?.isEligibleForHandoff = false }
         if fault != nil || ineligible {

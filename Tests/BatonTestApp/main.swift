@@ -5,6 +5,10 @@ import Foundation
 ///     BatonTestApp app [--app-id ID] [--team T] [--types a,b] [--text T]
 ///                      [--fault hang-on-save|exit-on-save|huge] [--restore-delay S] [--unique] [--ineligible]
 ///     BatonTestApp notification-server --log FILE [--invoke ACTION]
+///     BatonTestApp register --count N [--app-id ID] [--team T] [--types a,b]
+///     BatonTestApp impostor-daemon
+///
+/// `app` appends " (active)" to its note on SIGUSR1, as a user typing would.
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func option(_ name: String) -> String? {
@@ -12,13 +16,23 @@ func option(_ name: String) -> String? {
     return arguments[index + 1]
 }
 
+/// Writes a line to standard error at once (the tests read it from the process's log).
+func report(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
 let status: Int32 = MainActor.assumeIsolated {
     switch arguments.first {
     case "app": return runNoteApp()
     case "notification-server": return runNotificationServer(log: option("--log") ?? "/dev/null",
                                                              invoke: option("--invoke"))
+    case "register": return runRegistrations(count: Int(option("--count") ?? "1") ?? 1,
+                                             appID: option("--app-id") ?? "org.baton.TestApp",
+                                             teamID: option("--team") ?? "org.baton.test",
+                                             types: (option("--types") ?? "org.baton.test.note").split(separator: ",").map(String.init))
+    case "impostor-daemon": return runImpostorDaemon()
     default:
-        FileHandle.standardError.write(Data("usage: BatonTestApp app|notification-server [options]\n".utf8))
+        FileHandle.standardError.write(Data("usage: BatonTestApp app|notification-server|register|impostor-daemon [options]\n".utf8))
         return 64
     }
 }

@@ -220,6 +220,40 @@ final class TraceTests: XCTestCase {
         XCTAssertEqual(mode & 0o777, 0o600)
     }
 
+    /// An existing trace file readable by others is made 0600 when opened: the trace holds
+    /// what the user typed.
+    func testAnExistingTraceFileIsMadePrivate() async throws {
+        let path = temporaryPath("widened")
+        removeAtTearDown(path)
+        try Data().write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        let (center, _) = ResponderChainBuilder.center()
+        center.trace = try ActivityTrace(path: path)
+        UserActivity(activityType: "test.private", center: center).becomeCurrent()
+        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)
+        XCTAssertEqual(mode.intValue & 0o777, 0o600)
+        XCTAssertEqual(events(try records(path)), ["current"])
+    }
+
+    /// A symbolic link at the trace path is refused with a clear error: nothing is written
+    /// through it and its target keeps its mode.
+    func testASymlinkAtTheTracePathIsRefused() async throws {
+        let target = temporaryPath("target")
+        let path = temporaryPath("link")
+        removeAtTearDown(target)
+        removeAtTearDown(path)
+        try Data("untouched\n".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+        XCTAssertThrowsError(try ActivityTrace(path: path)) { error in
+            let message = (error as? CocoaError)?.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(error)"
+            XCTAssertTrue(message.contains("symbolic link") && message.contains(path), message)
+        }
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "untouched\n")
+        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? NSNumber)
+        XCTAssertEqual(mode.intValue & 0o777, 0o644, "the link's target keeps its mode")
+    }
+
     func testTraceAppendsAndTwoTracesShareAFile() async throws {
         let path = temporaryPath("shared")
         removeAtTearDown(path)

@@ -90,6 +90,7 @@ final class NamespaceTests: XCTestCase {
         XCTAssertEqual(try b.baton(["pair", "--confirm", "alpha", code]).status, 0)
 
         let trace = b.root.appendingPathComponent("target.trace.jsonl")
+        try b.installTestAppEntry(id: "org.baton.Target")
         _ = try a.start(ServiceSession.product("BatonTestApp"), ["app", "--text", "across namespaces"], name: "origin",
                         environment: ["BATON_TRACE": a.root.appendingPathComponent("origin.trace.jsonl").path])
         _ = try b.start(ServiceSession.product("BatonTestApp"), ["app", "--text", "idle", "--app-id", "org.baton.Target"],

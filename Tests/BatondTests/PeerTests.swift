@@ -24,6 +24,9 @@ final class PeerTests: XCTestCase {
     /// Starts the note app on one device; its trace records what its delegate heard.
     private func startNote(_ name: String, on session: ServiceSession, text: String, extra: [String] = [])
         throws -> NoteAppProcess {
+        // Installed, so verified: only a verified app receives another device's activity.
+        let appID = extra.firstIndex(of: "--app-id").map { extra[$0 + 1] } ?? "org.baton.TestApp"
+        try session.installTestAppEntry(id: appID)
         let app = NoteAppProcess(root: session.root, name: name)
         app.child = try session.start(ServiceSession.product("BatonTestApp"), ["app", "--text", text] + extra,
                                       name: name, environment: ["BATON_TRACE": app.traceURL.path])
@@ -125,10 +128,11 @@ final class PeerTests: XCTestCase {
         XCTAssertEqual(try devices.device(devices.idA, on: devices.b)?["paired"] as? Bool, false)
         XCTAssertEqual(try devices.b.baton(["unpair", "nobody"]).status, 1)
 
-        XCTAssertTrue(waitUntil(timeout: 15) {
-            try self.devices.device(self.devices.idA, on: self.devices.b)?["connected"] as? Bool == true
-        }, "still in reach of each other")
-        XCTAssertEqual(try devices.pair().count, 6, "and they can pair again")
+        XCTAssertTrue(waitUntil {
+            try self.devices.device(self.devices.idA, on: self.devices.b)?["connected"] as? Bool == false
+        }, "an unpaired link does not stay open")
+        XCTAssertNotNil(try devices.device(devices.idA, on: devices.b), "still listed, as a device seen lately")
+        XCTAssertEqual(try devices.pair().count, 6, "and they can pair again: baton pair dials it")
         XCTAssertEqual(try devices.device(devices.idB, on: devices.a)?["paired"] as? Bool, true)
     }
 

@@ -32,14 +32,16 @@ public final class ServiceSession {
 
     public init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("baton-session-\(UUID().uuidString)")
-        for folder in ["data/applications", "state", "config", "services", "dirs"] {
+        for folder in ["data/applications", "data/dbus-1/services", "state", "config", "dirs"] {
             try FileManager.default.createDirectory(at: root.appendingPathComponent(folder),
                                                     withIntermediateDirectories: true)
         }
     }
 
     public var dataHome: URL { root.appendingPathComponent("data") }
-    public var servicesFolder: URL { root.appendingPathComponent("services") }
+    /// The bus's D-Bus service folder: `dbus-1/services` under ``dataHome``, where batond and
+    /// apps look for service files too, as on a desktop.
+    public var servicesFolder: URL { dataHome.appendingPathComponent("dbus-1/services") }
 
     /// The environment every process of the session gets: the test's own (display
     /// included), this bus, and the session's XDG folders.
@@ -180,6 +182,12 @@ public final class ServiceSession {
             let log = (try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)) ?? ""
             print("--- \(label)\(file)\n\(log.suffix(limit))")
         }
+    }
+
+    /// Installs a desktop entry without a Baton claim whose `Exec` is the built BatonTestApp:
+    /// a BatonTestApp registering as `id` is then verified, as the program its entry names.
+    public func installTestAppEntry(id: String) throws {
+        try installDesktopEntry(id: id, exec: Self.product("BatonTestApp").path + " app", teamID: "", activityTypes: [])
     }
 
     /// Installs a desktop entry in the session's `applications` folder.

@@ -5,37 +5,71 @@ import Glibc
 ///
 /// With `BATON_TRACE=/path/file` in the environment every center traces there:
 /// `{"event": E, "type": T, "title": …, "userInfo": {…}, "error": …, "pid": N}`. It is for
-/// people debugging their app and for black-box tests. The file is opened for appending
-/// (created with mode 0600), so several processes can share one trace file; each line is
-/// a single `write`. This is the only file I/O in the core, and it happens only on request.
+/// people debugging their app and for black-box tests. The file is opened for appending, so
+/// several processes can share one trace file; each line is a single `write`. The trace
+/// holds what the user typed, so the file is the user's alone: created 0600, an existing one
+/// made 0600, and never reached through a symbolic link. This is the only file I/O in the
+/// core, and it happens only on request.
 public final class ActivityTrace: Sendable {
     /// The trace named by `BATON_TRACE`, opened once per process; nil when unset or
-    /// when the file cannot be opened.
+    /// when the file cannot be opened (said once on standard error).
     public static let fromEnvironment: ActivityTrace? = {
         guard let path = ProcessInfo.processInfo.environment["BATON_TRACE"], !path.isEmpty else {
             return nil
         }
-        return try? ActivityTrace(path: path)
+        do {
+            return try ActivityTrace(path: path)
+        } catch {
+            let reason = (error as? CocoaError)?.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(error)"
+            FileHandle.standardError.write(Data("BATON_TRACE: \(reason); not tracing\n".utf8))
+            return nil
+        }
     }()
 
     /// The file being written.
     public let path: String
     private let descriptor: Int32
 
-    /// Opens `path` for appending, creating it with mode 0600.
+    /// Opens `path` for appending: a new file is created 0600, an existing regular file of
+    /// the user's is made 0600; a symbolic link is refused, never followed.
     ///
-    /// - Throws: `CocoaError(.fileWriteUnknown)` naming the path and the system's reason.
+    /// - Throws: `CocoaError(.fileWriteUnknown)` naming the path and the reason.
     public init(path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        // O_NONBLOCK: a FIFO in its place is refused below rather than waited on.
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw CocoaError(.fileWriteUnknown, userInfo: [
-                NSFilePathErrorKey: path,
-                NSLocalizedDescriptionKey: "cannot open trace file \(path): \(reason)",
-            ])
+            let error = errno
+            var status = stat()
+            if error == ELOOP, lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+                throw Self.openError(path, "it is a symbolic link, which is never followed")
+            }
+            throw Self.openError(path, String(cString: strerror(error)))
+        }
+        var status = stat()
+        let problem: String? = if fstat(descriptor, &status) != 0 {
+            String(cString: strerror(errno))
+        } else if status.st_mode & S_IFMT != S_IFREG {
+            "it is not a regular file"
+        } else if status.st_uid != geteuid() {
+            "it belongs to another user"
+        } else if fchmod(descriptor, 0o600) != 0 {
+            String(cString: strerror(errno))
+        } else {
+            nil
+        }
+        if let problem {
+            close(descriptor)
+            throw Self.openError(path, problem)
         }
         self.path = path
         self.descriptor = descriptor
+    }
+
+    private static func openError(_ path: String, _ reason: String) -> CocoaError {
+        CocoaError(.fileWriteUnknown, userInfo: [
+            NSFilePathErrorKey: path,
+            NSLocalizedDescriptionKey: "cannot open trace file \(path): \(reason)",
+        ])
     }
 
     deinit {

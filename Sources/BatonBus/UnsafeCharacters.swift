@@ -1,0 +1,38 @@
+/// The characters that text from other apps and devices (titles, device names, activity
+/// types, ids) may not carry: they could act on a terminal or change how a line reads.
+///
+/// They are the control characters (C0, DEL and C1: an escape sequence could move the
+/// cursor or retitle the window), the line and paragraph separators (U+2028, U+2029), and
+/// the bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E, U+200F,
+/// U+202A–U+202E, U+2066–U+2069), which could make a device name read as another. batond
+/// refuses records and messages whose text fields hold any of them; `baton` shows them as
+/// U+FFFD where it prints text it did not check.
+public enum UnsafeCharacters {
+    /// Whether `scalar` is one of the unsafe characters.
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: return true
+        default: return bidirectionalControls.contains(scalar.value)
+        }
+    }
+
+    /// Whether `text` holds any unsafe character.
+    public static func occur(in text: some StringProtocol) -> Bool {
+        text.unicodeScalars.contains(where: isUnsafe)
+    }
+
+    /// `text` with every unsafe character replaced by `replacement` (U+FFFD unless given).
+    public static func replacing(in text: some StringProtocol, with replacement: Unicode.Scalar = "\u{FFFD}") -> String {
+        guard occur(in: text) else { return String(text) }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            scalars.append(isUnsafe(scalar) ? replacement : scalar)
+        }
+        return String(scalars)
+    }
+
+    /// The bidirectional marks, embeddings, overrides and isolates.
+    private static let bidirectionalControls: Set<UInt32> = [
+        0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
+    ]
+}

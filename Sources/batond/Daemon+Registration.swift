@@ -1,0 +1,55 @@
+import BatonBus
+import BatonGLib
+import Foundation
+
+/// `Register`: who the caller is, checked before anything changes.
+extension Daemon {
+    /// Registers the caller of `call` as `appID` once the bus said which process it is and
+    /// that process proved to be the app (``AppVerifier``), or answers with the error that
+    /// refused it, changing nothing.
+    func register(_ call: BusMethodCall, appID: String, teamID: String, activityTypes: [String]) throws {
+        try AppRegistry.check(appID: appID, teamID: teamID, activityTypes: activityTypes)
+        let sender = call.sender
+        Task { @MainActor in
+            do {
+                let credentials: BusPeerCredentials
+                do {
+                    credentials = try await connection.peerCredentials(of: sender)
+                } catch {
+                    throw ServiceError.accessDenied("batond cannot tell which process is behind \(sender): \(error)")
+                }
+                guard credentials.isSameUser else {
+                    throw ServiceError.accessDenied("only processes of this user may register (\(sender) runs as uid \(credentials.uid))")
+                }
+                let identity = try AppVerifier.identity(
+                    of: appID, evidence: AppVerifier.evidence(for: credentials, appID: appID),
+                    searchPath: ProcessExecutable.searchPath)
+                try registry.register(busName: sender, appID: appID, teamID: teamID, activityTypes: activityTypes,
+                                      pid: credentials.pid, isVerified: identity.isVerified)
+                guard await isOnBus(sender) else {
+                    registry.remove(busName: sender)
+                    return
+                }
+                switch identity {
+                case .verified(let evidence):
+                    logger.info("registered \(appID) (\(sender), pid \(credentials.pid)), verified by \(evidence), \(activityTypes.count) activity types")
+                case .unverified:
+                    logger.info("registered \(appID) (\(sender), pid \(credentials.pid)), unverified: no desktop entry or Flatpak of that id, \(activityTypes.count) activity types")
+                }
+                call.reply()
+            } catch {
+                logger.notice("refused the registration of \(appID) by \(sender): \(error)")
+                call.fail(with: error)
+            }
+        }
+    }
+
+    /// Whether `busName` still has an owner: a caller that left while it was being checked is
+    /// not kept registered (its leaving may have been seen before it registered).
+    private func isOnBus(_ busName: String) async -> Bool {
+        let reply = try? await connection.call("org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                               interface: "org.freedesktop.DBus", method: "NameHasOwner",
+                                               arguments: [.string(busName)], timeout: 5)
+        return reply?.first?.bool ?? false
+    }
+}

@@ -1,0 +1,176 @@
+import BatonPeer
+import Foundation
+import ServiceFixtures
+import XCTest
+
+/// Strangers on the network against a real batond: a pairing request is never confirmed by a
+/// click, requests are rate-limited and flagged when they borrow a paired device's name, and
+/// unpaired devices can neither hold batond's places nor fill its log.
+@MainActor
+final class StrangerTests: XCTestCase {
+    private var session: ServiceSession!
+    private var deviceID = ""
+    private var address = ""
+    private var peers: [TestPeer] = []
+    private var notifications: URL!
+
+    override func setUp() async throws {
+        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
+        try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
+        session = try ServiceSession()
+        try session.startBus()
+        // A person who clicks every notification the moment it appears.
+        notifications = session.root.appendingPathComponent("notifications.jsonl")
+        let server = try session.start(ServiceSession.product("BatonTestApp"),
+                                       ["notification-server", "--log", notifications.path, "--invoke", "default"],
+                                       name: "notifications")
+        XCTAssertTrue(waitUntil { server.log.contains("notification server ready") })
+    }
+
+    override func tearDown() async throws {
+        if testRun?.hasSucceeded == false { session?.printLogs() }
+        for peer in peers { peer.link.close("test over") }
+        _ = await pumpMainLoop(timeout: 0.2) { false }
+        session?.tearDown()
+    }
+
+    private func startBatond(_ arguments: [String] = []) throws {
+        try session.startBatond(["--name", "alpha"] + arguments)
+        let status = try DevicePair.status(of: session)
+        deviceID = status["device-id"] as? String ?? ""
+        address = status["listen"] as? String ?? ""
+    }
+
+    private func connect(name: String? = "gamma") async throws -> TestPeer {
+        let peer = try await TestPeer.connect(to: address, name: name)
+        peers.append(peer)
+        return peer
+    }
+
+    /// `baton devices --json`: the record of `id`.
+    private func device(_ id: String) throws -> [String: Any]? {
+        (try session.baton(["devices", "--json"]).json as? [[String: Any]] ?? []).first { $0["id"] as? String == id }
+    }
+
+    private var shownNotifications: [[String: Any]] {
+        ((try? String(contentsOf: notifications, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    private var pairingNotifications: [[String: Any]] {
+        shownNotifications.filter { ($0["summary"] as? String ?? "").contains("Pair") }
+    }
+
+    func testAClickOnAPairingNotificationPairsNothing() async throws {
+        try startBatond()
+        let stranger = try await connect(name: "Printer")
+        let nonces = await stranger.requestPairing()
+        let code = stranger.revealAndConfirm(own: nonces.own, theirs: try XCTUnwrap(nonces.theirs))
+
+        let shown = await eventually { !self.pairingNotifications.isEmpty }
+        XCTAssertTrue(shown, "the request is shown to the person")
+        let notification = try XCTUnwrap(pairingNotifications.first)
+        XCTAssertEqual(notification["actions"] as? [String], [], "no action of the notification can confirm")
+        let summary = notification["summary"] as? String ?? ""
+        let body = notification["body"] as? String ?? ""
+        let shortID = String(stranger.identity.deviceID.prefix(8))
+        XCTAssertTrue(summary.contains("Printer") && summary.contains(shortID), "name and short id: \(summary)")
+        XCTAssertTrue(body.contains(code), "the code to compare: \(body)")
+        XCTAssertTrue(body.contains("baton pair --confirm \(shortID)"), "what to run to confirm: \(body)")
+
+        // The notification server clicked it (the default action) 0.2 s after it appeared.
+        _ = await pumpMainLoop(timeout: 1.5) { false }
+        XCTAssertEqual(try device(stranger.identity.deviceID)?["paired"] as? Bool, false,
+                       "a click and the stranger's own confirmation pair nothing")
+        XCTAssertFalse(stranger.received.contains { if case .offers = $0 { true } else { false } })
+
+        // Typing the code the other device shows is what confirms.
+        stranger.link.isTrusted = true
+        let confirm = try session.baton(["pair", "--confirm", shortID, code])
+        XCTAssertEqual(confirm.status, 0, confirm.errorOutput)
+        let paired = await eventually { try self.device(stranger.identity.deviceID)?["paired"] as? Bool == true }
+        XCTAssertTrue(paired, "the person typed the code: paired")
+    }
+
+    func testPairingRequestsAreLimitedPerDeviceAndPerAddress() async throws {
+        try startBatond()
+        // One identity asking again and again: 3 a minute.
+        let insistent = try await connect(name: "insistent")
+        var answered = 0
+        for _ in 0..<6 {
+            if await insistent.requestPairing().theirs != nil { answered += 1 }
+        }
+        XCTAssertEqual(answered, 3, "3 requests a minute from one device")
+        XCTAssertTrue(insistent.cancelReason?.contains("too many pairing requests") == true,
+                      "\(insistent.cancelReason ?? "no cancel")")
+
+        // Many identities from one address: never more than 4 waiting for the person, and
+        // never more than 6 a minute from one address.
+        var accepted = 0
+        for index in 0..<10 {
+            let stranger = try await connect(name: "stranger \(index)")
+            let nonces = await stranger.requestPairing()
+            guard let theirs = nonces.theirs else { continue }
+            accepted += 1
+            _ = stranger.revealAndConfirm(own: nonces.own, theirs: theirs)
+        }
+        XCTAssertLessThanOrEqual(accepted, 4, "at most 4 pairings wait for the person at once")
+        _ = await pumpMainLoop(timeout: 1) { false }
+        XCTAssertLessThanOrEqual(pairingNotifications.count, 4 + 3, "a flood of requests does not flood the screen")
+    }
+
+    func testARequestUnderAPairedDevicesNameIsFlagged() async throws {
+        try startBatond()
+        let real = try await connect(name: "beta")
+        let nonces = await real.requestPairing()
+        let code = real.revealAndConfirm(own: nonces.own, theirs: try XCTUnwrap(nonces.theirs))
+        real.link.isTrusted = true
+        let revealed = await eventually { try self.device(real.identity.deviceID)?["pairing-code"] as? String == code }
+        XCTAssertTrue(revealed)
+        XCTAssertEqual(try session.baton(["pair", "--confirm", real.identity.deviceID, code]).status, 0)
+        let paired = await eventually { try self.device(real.identity.deviceID)?["paired"] as? Bool == true }
+        XCTAssertTrue(paired)
+
+        let impostor = try await connect(name: "Beta")
+        let impostorNonces = await impostor.requestPairing()
+        _ = impostor.revealAndConfirm(own: impostorNonces.own, theirs: try XCTUnwrap(impostorNonces.theirs))
+        let flagged = await eventually {
+            self.pairingNotifications.contains { ($0["summary"] as? String ?? "").contains("another device named") }
+        }
+        XCTAssertTrue(flagged, "\(pairingNotifications)")
+        let warning = try XCTUnwrap(pairingNotifications.last)
+        XCTAssertTrue((warning["body"] as? String ?? "").contains("not your paired “beta” (\(real.identity.deviceID.prefix(8)))"),
+                      "\(warning)")
+        XCTAssertTrue((warning["summary"] as? String ?? "").contains(String(impostor.identity.deviceID.prefix(8))))
+    }
+
+    func testUnpairedDevicesCannotHoldPlacesNorFillTheLog() async throws {
+        try startBatond(["--unpaired-link-lifetime", "3", "--log-level", "info"])
+        var strangers: [TestPeer] = []
+        for index in 0..<12 {
+            strangers.append(try await connect(name: "mallory \(index)"))
+        }
+        let newcomer = try await connect(name: "newcomer")
+        let listed = await eventually { try self.device(newcomer.identity.deviceID)?["connected"] as? Bool == true }
+        XCTAssertTrue(listed, "a newcomer gets in: the oldest stranger's place is taken back")
+        let linked = try (session.baton(["devices", "--json"]).json as? [[String: Any]] ?? [])
+            .filter { $0["connected"] as? Bool == true }
+        XCTAssertLessThanOrEqual(linked.count, 4, "at most 4 unpaired links from one address: \(linked)")
+
+        let expired = await eventually(timeout: 8) { strangers.allSatisfy(\.isClosed) && newcomer.isClosed }
+        XCTAssertTrue(expired, "unpaired links without a pairing close after their lifetime")
+        let record = try XCTUnwrap(try device(newcomer.identity.deviceID), "a device seen lately stays listed")
+        XCTAssertEqual(record["connected"] as? Bool, false)
+
+        for index in 0..<40 {
+            peers.append(try await TestPeer.connect(to: address, name: "flood \(index)"))
+        }
+        _ = await pumpMainLoop(timeout: 1) { false }
+        let batondLog = session.root.appendingPathComponent("batond.log")
+        let lines = ((try? String(contentsOf: batondLog, encoding: .utf8)) ?? "").split(separator: "\n")
+        let aboutStrangers = lines.filter { $0.contains("mallory") || $0.contains("flood") || $0.contains("newcomer") }
+        XCTAssertLessThanOrEqual(aboutStrangers.count, 20, "at most 20 lines a minute about unpaired devices")
+        XCTAssertGreaterThan(aboutStrangers.count, 0)
+    }
+}
