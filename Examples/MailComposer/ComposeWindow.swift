@@ -19,6 +19,8 @@ final class ComposeWindow: ApplicationWindow, UserActivityDelegate {
     private let bodyView: UnsafeMutablePointer<GtkWidget> = gtk_text_view_new()!
     var bodyViewWidget: UnsafeMutablePointer<GtkWidget> { bodyView }
     private let titleLabel = Widgets.label("New Message", classes: ["title"], xalign: 0.5)
+    /// Tells the person what could not be read of a continued or restored draft.
+    private let banner = Banner()
     private let onSend: (ComposeWindow, MailMessage) -> Bool
 
     init(application: BatonApplication, draftID: UUID = UUID(),
@@ -73,6 +75,7 @@ final class ComposeWindow: ApplicationWindow, UserActivityDelegate {
         gtk_text_view_set_bottom_margin(textView, 12)
 
         let content = Widgets.box(GTK_ORIENTATION_VERTICAL)
+        Widgets.append(banner.widget, to: content)
         Widgets.append(fields, to: content)
         Widgets.append(gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), to: content)
         Widgets.append(Widgets.scrolled(bodyView), to: content)
@@ -107,12 +110,17 @@ final class ComposeWindow: ApplicationWindow, UserActivityDelegate {
         try? userActivity.encodeUserInfo(draft)
     }
 
+    /// Fills the fields with every field of the draft that can be read, and says in the
+    /// banner which could not.
     override func restoreUserActivityState(_ userActivity: UserActivity) {
         super.restoreUserActivityState(userActivity)
-        do {
-            fill(with: try userActivity.decodeUserInfo(DraftState.self))
-        } catch {
-            Logger(label: "mailcomposer").error("the continued draft cannot be read: \(error)")
+        let reading = DraftReading(userInfo: userActivity.userInfo)
+        fill(with: reading.draft)
+        if let problem = reading.problemDescription {
+            Logger(label: "mailcomposer").warning("\(problem)")
+            banner.showError(problem)
+        } else {
+            banner.hide()
         }
     }
 

@@ -19,7 +19,8 @@ enum MailActivities {
 }
 
 /// The `userInfo` of a compose activity. `version` lets later versions read older drafts.
-struct DraftState: Codable, Equatable {
+/// Drafts are written with `Encodable` and read only with ``DraftReading``, field by field.
+struct DraftState: Encodable, Equatable {
     var version = 1
     var draftID: UUID
     var to = ""
@@ -35,20 +36,6 @@ struct DraftState: Codable, Equatable {
          cursor: Int = 0, inReplyTo: String? = nil) {
         (self.version, self.draftID, self.to, self.cc, self.subject) = (version, draftID, to, cc, subject)
         (self.body, self.cursor, self.inReplyTo) = (body, cursor, inReplyTo)
-    }
-
-    /// Reads a draft written by any version, or by hand (`baton continue --file`): missing
-    /// fields take their defaults, and a draft id that is not a UUID gets a new one.
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 1
-        draftID = (try? container.decodeIfPresent(UUID.self, forKey: .draftID)) ?? UUID()
-        to = try container.decodeIfPresent(String.self, forKey: .to) ?? ""
-        cc = try container.decodeIfPresent(String.self, forKey: .cc) ?? ""
-        subject = try container.decodeIfPresent(String.self, forKey: .subject) ?? ""
-        body = try container.decodeIfPresent(String.self, forKey: .body) ?? ""
-        cursor = try container.decodeIfPresent(Int.self, forKey: .cursor) ?? body.unicodeScalars.count
-        inReplyTo = try container.decodeIfPresent(String.self, forKey: .inReplyTo)
     }
 }
 

@@ -114,7 +114,7 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
         main.banner.hide()
         switch userActivity.activityType {
         case MailActivities.compose:
-            let draftID = (try? userActivity.decodeUserInfo(DraftState.self))?.draftID ?? UUID()
+            let draftID = DraftReading(userInfo: userActivity.userInfo).draft.draftID
             restorationHandler([openCompose(draftID: draftID)])
             return true
         case MailActivities.read:

@@ -35,6 +35,29 @@ public struct ActivitySummary: Hashable, Sendable {
                   expirationDate: activity.expirationDate)
     }
 
+    /// The summary as an app publishes it: its title cleaned (``UnsafeCharacters/cleaned(_:)``)
+    /// and cut to ``UserActivityPayload/maximumFieldLength`` bytes between characters, so
+    /// that batond never refuses it for the title (``checkTitle(_:)``).
+    public var cleaned: ActivitySummary {
+        var summary = self
+        summary.title = title.map { Self.prefix(of: UnsafeCharacters.cleaned($0), bytes: UserActivityPayload.maximumFieldLength) }
+        return summary
+    }
+
+    /// The longest run of whole characters from the start of `text` that fits in `bytes` of UTF-8.
+    private static func prefix(of text: String, bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var count = 0
+        var end = text.startIndex
+        for index in text.indices {
+            let next = text.index(after: index)
+            count += text[index..<next].utf8.count
+            guard count <= bytes else { break }
+            end = next
+        }
+        return String(text[..<end])
+    }
+
     /// Whether the expiration date has passed.
     public func isExpired(now: Date = Date()) -> Bool {
         expirationDate.map { $0 <= now } ?? false

@@ -22,8 +22,8 @@ public enum ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownDevice(String)
     /// Pairing could not go on: the message says why (wrong code, nothing to confirm, ...).
     case pairing(String)
-    /// The caller is not the app it registers as: its Flatpak id or program differs from what
-    /// the app id's Flatpak or desktop entry names.
+    /// The caller cannot be the app it registers as: a Flatpak registering under another
+    /// app's id. (A host program that differs from its entry's registers unverified instead.)
     case identityMismatch(String)
     /// The caller reached a limit (registrations per process, unverified apps).
     case limitExceeded(String)

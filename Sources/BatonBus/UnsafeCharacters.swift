@@ -6,7 +6,8 @@
 /// the bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E, U+200F,
 /// U+202A–U+202E, U+2066–U+2069), which could make a device name read as another. batond
 /// refuses records and messages whose text fields hold any of them; `baton` shows them as
-/// U+FFFD where it prints text it did not check.
+/// U+FFFD where it prints text it did not check, and apps clean what they publish with
+/// ``cleaned(_:)``.
 public enum UnsafeCharacters {
     /// Whether `scalar` is one of the unsafe characters.
     public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
@@ -30,6 +31,29 @@ public enum UnsafeCharacters {
         }
         return String(scalars)
     }
+
+    /// `text` made safe to publish: tabs, line breaks (`\n`, `\r`, `\r\n`, vertical tab, form
+    /// feed, U+0085) and the line and paragraph separators become a space, and every other
+    /// unsafe character (other controls, bidirectional marks and overrides) is removed.
+    /// Text without unsafe characters comes back as it is.
+    public static func cleaned(_ text: some StringProtocol) -> String {
+        guard occur(in: text) else { return String(text) }
+        var scalars = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?
+        for scalar in text.unicodeScalars {
+            defer { previous = scalar }
+            if scalar == "\n", previous == "\r" { continue }
+            if breaks.contains(scalar.value) {
+                scalars.append(" ")
+            } else if !isUnsafe(scalar) {
+                scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+
+    /// The unsafe characters that separate words, which ``cleaned(_:)`` turns into a space.
+    private static let breaks: Set<UInt32> = [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029]
 
     /// The bidirectional marks, embeddings, overrides and isolates.
     private static let bidirectionalControls: Set<UInt32> = [

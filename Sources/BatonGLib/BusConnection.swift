@@ -65,57 +65,90 @@ public final class BusConnection {
     /// Whether the connection is closed (the bus went away).
     public var isClosed: Bool { g_dbus_connection_is_closed(raw) != 0 }
 
-    /// Calls `method` and waits for its reply, without blocking the main loop.
+    /// Calls `method` and waits for its reply, without blocking the main loop. File
+    /// descriptors among the arguments go with the call in a `GUnixFDList`, and those in the
+    /// reply come back as ``BusFileDescriptor``s of their own.
     ///
     /// - Parameter timeout: seconds to wait for the reply.
-    /// - Throws: ``BusError``.
+    /// - Throws: ``BusError``; ``BusError/failed(_:)`` when the arguments cannot be sent
+    ///   (see ``BusValueError``) or the reply cannot be read.
     public func call(_ destination: String, path: String, interface: String, method: String,
                      arguments: [BusValue] = [], timeout: Double = 25) async throws -> [BusValue] {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[BusValue], any Error>) in
+        let body = try Self.body(arguments, allowingFileDescriptors: true)
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[BusValue], any Error>) in
             let box = Unmanaged.passRetained(CallReply(continuation)).toOpaque()
-            g_dbus_connection_call(
-                raw, destination, path, interface, method, BusValue.tuple(arguments).makeVariant(), nil,
-                G_DBUS_CALL_FLAGS_NO_AUTO_START, Self.milliseconds(timeout), nil, { source, result, data in
-                    guard let data else { return }
-                    let reply = Unmanaged<CallReply>.fromOpaque(data).takeRetainedValue()
-                    var error: UnsafeMutablePointer<GError>?
-                    let value = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-                    reply.finish(value, error)
-                }, box)
+            withExtendedLifetime(body) {
+                g_dbus_connection_call_with_unix_fd_list(
+                    raw, destination, path, interface, method, body.variant, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                    Self.milliseconds(timeout), body.fileDescriptors, nil, { source, result, data in
+                        guard let data else { return }
+                        let reply = Unmanaged<CallReply>.fromOpaque(data).takeRetainedValue()
+                        var error: UnsafeMutablePointer<GError>?
+                        var fileDescriptors: UnsafeMutablePointer<GUnixFDList>?
+                        let value = g_dbus_connection_call_with_unix_fd_list_finish(
+                            OpaquePointer(source), &fileDescriptors, result, &error)
+                        defer { if let fileDescriptors { g_object_unref(fileDescriptors) } }
+                        reply.finish(value, fileDescriptors, error)
+                    }, box)
+            }
         }
     }
 
     /// Calls `method` and blocks until its reply: for command-line tools without a main loop.
+    /// File descriptors travel as with ``call(_:path:interface:method:arguments:timeout:)``.
     ///
     /// - Parameters:
     ///   - autoStart: whether the bus may start the destination through D-Bus activation.
     ///   - timeout: seconds to wait; `nil` waits as long as it takes.
-    /// - Throws: ``BusError``.
+    /// - Throws: ``BusError``, ``BusError/failed(_:)`` when the arguments cannot be sent (see
+    ///   ``BusValueError``); ``UnsupportedVariantType`` or ``BusValueError`` for a reply that
+    ///   cannot be read.
     public func callSync(_ destination: String, path: String, interface: String, method: String,
                          arguments: [BusValue] = [], autoStart: Bool = true,
                          timeout: Double? = 25) throws -> [BusValue] {
+        let body = try Self.body(arguments, allowingFileDescriptors: true)
         var error: UnsafeMutablePointer<GError>?
+        var fileDescriptors: UnsafeMutablePointer<GUnixFDList>?
+        defer { if let fileDescriptors { g_object_unref(fileDescriptors) } }
         let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
-        guard let value = g_dbus_connection_call_sync(
-            raw, destination, path, interface, method, BusValue.tuple(arguments).makeVariant(), nil, flags,
-            timeout.map(Self.milliseconds) ?? Int32.max, nil, &error)
-        else { throw BusError(taking: error) }
-        defer { g_variant_unref(value) }
-        return try Self.arguments(of: value)
+        let reply = withExtendedLifetime(body) {
+            g_dbus_connection_call_with_unix_fd_list_sync(
+                raw, destination, path, interface, method, body.variant, nil, flags,
+                timeout.map(Self.milliseconds) ?? Int32.max, body.fileDescriptors, &fileDescriptors, nil, &error)
+        }
+        guard let reply else { throw BusError(taking: error) }
+        defer { g_variant_unref(reply) }
+        return try Self.arguments(of: reply, fileDescriptors: fileDescriptors)
     }
 
-    /// Emits a signal from this connection.
+    /// A message body of `arguments`.
+    ///
+    /// - Throws: ``BusError/failed(_:)`` naming the ``BusValueError``.
+    nonisolated static func body(_ arguments: [BusValue], allowingFileDescriptors: Bool) throws -> EncodedVariant {
+        do {
+            return try EncodedVariant(body: arguments, allowingFileDescriptors: allowingFileDescriptors)
+        } catch {
+            throw BusError.failed("\(error)")
+        }
+    }
+
+    /// Emits a signal from this connection, if it can: like a failure to send, arguments
+    /// that cannot be encoded (see ``BusValueError``; file descriptors included, which
+    /// travel only in method calls and replies) leave the signal unsent.
     public func emitSignal(path: String, interface: String, name: String, arguments: [BusValue] = [],
                            destination: String? = nil) {
+        guard let body = try? Self.body(arguments, allowingFileDescriptors: false) else { return }
         var error: UnsafeMutablePointer<GError>?
-        if g_dbus_connection_emit_signal(raw, destination, path, interface, name,
-                                         BusValue.tuple(arguments).makeVariant(), &error) == 0 {
+        if withExtendedLifetime(body, {
+            g_dbus_connection_emit_signal(raw, destination, path, interface, name, body.variant, &error)
+        }) == 0 {
             g_clear_error(&error)
         }
     }
 
     /// Runs `handler` with the sender and arguments of each matching signal. Returns an id
-    /// for ``unsubscribe(_:)``.
+    /// for ``unsubscribe(_:)``. Signals whose arguments cannot be read (handles to file
+    /// descriptors among them: signals carry none here) are not passed on.
     @discardableResult
     public func subscribe(sender: String?, interface: String?, member: String?, path: String?,
                           handler: @escaping @MainActor (_ sender: String, _ arguments: [BusValue]) -> Void) -> UInt32 {
@@ -139,12 +172,14 @@ public final class BusConnection {
         g_dbus_connection_signal_unsubscribe(raw, id)
     }
 
-    /// The arguments of a message body (a tuple variant).
-    package nonisolated static func arguments(of tuple: OpaquePointer) throws -> [BusValue] {
-        guard case .tuple(let values) = try BusValue(variant: tuple) else {
-            throw UnsupportedVariantType(signature: String(cString: g_variant_get_type_string(tuple)))
-        }
-        return values
+    /// The arguments of a message body (a tuple variant), handles resolved in the message's
+    /// `fileDescriptors`.
+    ///
+    /// - Throws: ``UnsupportedVariantType`` or ``BusValueError``.
+    package nonisolated static func arguments(of tuple: OpaquePointer,
+                                              fileDescriptors: UnsafeMutablePointer<GUnixFDList>? = nil)
+        throws -> [BusValue] {
+        try BusValue.members(ofBody: tuple, fileDescriptors: fileDescriptors)
     }
 
     nonisolated static func milliseconds(_ seconds: Double) -> Int32 {
@@ -160,14 +195,15 @@ private final class CallReply {
         self.continuation = continuation
     }
 
-    func finish(_ value: OpaquePointer?, _ error: UnsafeMutablePointer<GError>?) {
+    func finish(_ value: OpaquePointer?, _ fileDescriptors: UnsafeMutablePointer<GUnixFDList>?,
+                _ error: UnsafeMutablePointer<GError>?) {
         guard let value else {
             continuation.resume(throwing: BusError(taking: error))
             return
         }
         defer { g_variant_unref(value) }
         do {
-            continuation.resume(returning: try BusConnection.arguments(of: value))
+            continuation.resume(returning: try BusConnection.arguments(of: value, fileDescriptors: fileDescriptors))
         } catch {
             continuation.resume(throwing: BusError.failed("\(error)"))
         }

@@ -9,7 +9,9 @@ public final class BusMethodCall {
     public let sender: String
     /// The method's name.
     public let method: String
-    /// The call's arguments, already checked by GDBus against the interface's signature.
+    /// The call's arguments, already checked by GDBus against the interface's signature;
+    /// handles (`h`) come as ``BusFileDescriptor``s of their own, closed with the last
+    /// reference unless taken.
     public let arguments: [BusValue]
     private var invocation: OpaquePointer?
 
@@ -23,11 +25,22 @@ public final class BusMethodCall {
     /// Whether the call was answered.
     public var isAnswered: Bool { invocation == nil }
 
-    /// Answers with the method's out arguments.
+    /// Answers with the method's out arguments. File descriptors among them go with the
+    /// reply in a `GUnixFDList` (this side keeps its own, closed with their
+    /// ``BusFileDescriptor``s). Values that cannot be sent (see ``BusValueError``) answer
+    /// with `org.freedesktop.DBus.Error.Failed` saying why instead.
     public func reply(_ values: [BusValue] = []) {
         guard let invocation else { return }
         self.invocation = nil
-        g_dbus_method_invocation_return_value(invocation, BusValue.tuple(values).makeVariant())
+        do {
+            let body = try EncodedVariant(body: values, allowingFileDescriptors: true)
+            withExtendedLifetime(body) {
+                g_dbus_method_invocation_return_value_with_unix_fd_list(invocation, body.variant, body.fileDescriptors)
+            }
+        } catch {
+            g_dbus_method_invocation_return_dbus_error(
+                invocation, "org.freedesktop.DBus.Error.Failed", "the reply could not be sent: \(error)")
+        }
     }
 
     /// Answers with a D-Bus error.
@@ -59,7 +72,9 @@ private final class ExportedObject {
 extension BusConnection {
     /// Exports an object at `path` implementing `interface`, described by the introspection
     /// document `introspectionXML`. GDBus answers unknown methods and calls with the wrong
-    /// signature by itself; `handler` gets the others. Returns the registration id.
+    /// signature by itself, and calls whose arguments cannot be read (too deep, a handle
+    /// without its descriptor) get `org.freedesktop.DBus.Error.InvalidArgs`; `handler` gets
+    /// the others. Returns the registration id.
     ///
     /// - Throws: ``BusError/failed(_:)`` for bad XML, an unknown interface, or a path
     ///   already taken.
@@ -81,9 +96,16 @@ extension BusConnection {
             let senderName = sender.map { String(cString: $0) } ?? ""
             let methodName = method.map { String(cString: $0) } ?? ""
             MainActor.assumeIsolated {
-                guard let parameters, let arguments = try? BusConnection.arguments(of: parameters) else {
+                let arguments: [BusValue]
+                do {
+                    let message = g_dbus_method_invocation_get_message(invocation)
+                    let fileDescriptors = message.flatMap { g_dbus_message_get_unix_fd_list($0) }
+                    arguments = try parameters.map {
+                        try BusConnection.arguments(of: $0, fileDescriptors: fileDescriptors)
+                    } ?? []
+                } catch {
                     g_dbus_method_invocation_return_dbus_error(
-                        invocation, "org.freedesktop.DBus.Error.InvalidArgs", "unreadable arguments")
+                        invocation, "org.freedesktop.DBus.Error.InvalidArgs", "unreadable arguments: \(error)")
                     return
                 }
                 object.handler(BusMethodCall(sender: senderName, method: methodName, arguments: arguments,

@@ -8,17 +8,25 @@ public struct MalformedRecord: Error, Hashable, Sendable, CustomStringConvertibl
 
 extension BusValue {
     /// An `a{sv}` record in GVariant's serialized form, little-endian: the body of Baton's
-    /// network frames, so peers exchange the same records as the D-Bus API.
+    /// network frames, so peers exchange the same records as the D-Bus API. Entries whose
+    /// value cannot be encoded (file descriptors, invalid object paths, see ``BusValueError``)
+    /// are left out.
     package static func serialize(record: [String: BusValue]) -> [UInt8] {
-        guard let variant = g_variant_ref_sink(BusValue.dictionary(record).makeVariant()) else { return [] }
-        defer { g_variant_unref(variant) }
-        #if _endian(big)
-        guard let swapped = g_variant_byteswap(variant) else { return [] }
-        defer { g_variant_unref(swapped) }
-        return bytes(of: swapped)
-        #else
-        return bytes(of: variant)
-        #endif
+        let encodable = { (entry: (key: String, value: BusValue)) in
+            (try? EncodedVariant(.dictionary([entry.key: entry.value]))) != nil
+        }
+        guard let encoded = (try? EncodedVariant(.dictionary(record)))
+            ?? (try? EncodedVariant(.dictionary(record.filter(encodable))))
+        else { return [] }
+        return withExtendedLifetime(encoded) {
+            #if _endian(big)
+            guard let swapped = g_variant_byteswap(encoded.variant) else { return [] }
+            defer { g_variant_unref(swapped) }
+            return bytes(of: swapped)
+            #else
+            return bytes(of: encoded.variant)
+            #endif
+        }
     }
 
     private static func bytes(of variant: OpaquePointer) -> [UInt8] {
@@ -34,7 +42,7 @@ extension BusValue {
     package static func deserialize(record bytes: [UInt8]) throws -> [String: BusValue] {
         let data = bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
         defer { g_bytes_unref(data) }
-        guard let variant = g_variant_ref_sink(g_variant_new_from_bytes(baton_variant_type("a{sv}"), data, 0)) else {
+        guard let variant = "a{sv}".withCString({ g_variant_ref_sink(g_variant_new_from_bytes(baton_variant_type($0), data, 0)) }) else {
             throw MalformedRecord(reason: "not a record")
         }
         defer { g_variant_unref(variant) }

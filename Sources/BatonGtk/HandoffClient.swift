@@ -39,6 +39,8 @@ public final class HandoffClient {
     private let activityIDs = ActivityIDs()
     private var pending: [String: PendingContinuation] = [:]
     private var lastPublished: (id: String, summary: ActivitySummary)?
+    /// Counts the publishing calls sent, so a failure can tell whether a later one followed.
+    private var publications = 0
     private var hasLoggedAbsence = false
 
     init(application: BatonApplication, teamIdentifier: String, activityTypes: [String]) {
@@ -138,12 +140,17 @@ public final class HandoffClient {
         }
     }
 
+    /// Tells the service the current activity, its title cleaned of characters it refuses
+    /// (``ActivitySummary/cleaned``). If the service still refuses it, the app resigns, so
+    /// that the service does not go on offering an earlier, stale activity.
     private func publishCurrent() {
         guard isConnected, let owner = trustedOwner, let connection, let center = application?.center else { return }
         let current = center.currentActivity.flatMap { $0.isValid ? $0 : nil }
-        let next = current.map { (id: activityIDs.id(for: $0), summary: ActivitySummary($0)) }
+        let next = current.map { (id: activityIDs.id(for: $0), summary: ActivitySummary($0).cleaned) }
         guard next?.id != lastPublished?.id || next?.summary != lastPublished?.summary else { return }
         lastPublished = next
+        publications += 1
+        let publication = publications
         let method = next == nil ? "ResignCurrent" : "PublishCurrent"
         let arguments: [BusValue] = next.map { [.string($0.id), .dictionary($0.summary.record)] } ?? []
         Task { @MainActor in
@@ -152,7 +159,16 @@ public final class HandoffClient {
                                               interface: BatonService.daemonInterface, method: method,
                                               arguments: arguments, timeout: 10)
             } catch {
-                logger.debug("could not publish the current activity: \(error)")
+                guard next != nil else {
+                    return logger.debug("could not resign the current activity: \(error)")
+                }
+                guard publication == publications, serviceOwner == owner else {
+                    return logger.debug("could not publish an activity since replaced: \(error)")
+                }
+                logger.notice("the Baton service refused the current activity, so it is not offered: \(error)")
+                _ = try? await connection.call(owner, path: BatonService.daemonPath,
+                                               interface: BatonService.daemonInterface, method: "ResignCurrent",
+                                               arguments: [], timeout: 10)
             }
         }
     }

@@ -27,6 +27,11 @@ public final class PeerLink {
     public var onMessage: (PeerMessage) -> Void = { _ in }
     /// Runs once, with the reason, when the link closes for any reason but ``close(_:)``.
     public var onClose: (String) -> Void = { _ in }
+    /// Runs with why each invalid offer of an `offers` message was left out (the valid ones
+    /// still reach ``onMessage``).
+    public var onDroppedOffer: (PeerProtocolError) -> Void = { _ in }
+    /// How many invalid offers the peer's `offers` messages held, left out.
+    public private(set) var droppedOffers = 0
     public private(set) var isOpen = true
     /// When the TLS handshake finished.
     public let openedAt = Date()
@@ -183,7 +188,10 @@ public final class PeerLink {
                     return fail(afterWritingQueued: "not paired, yet it sent an activity message")
                 }
                 guard let frame = try reader.next() else { break }
-                let message = try PeerMessage(kind: frame.kind, body: frame.body)
+                var dropped: [PeerProtocolError] = []
+                let message = try PeerMessage(kind: frame.kind, body: frame.body, droppedOffers: &dropped)
+                droppedOffers += dropped.count
+                dropped.forEach(onDroppedOffer)
                 switch message {
                 case .ping: send(.pong)
                 case .pong: break

@@ -156,10 +156,20 @@ public enum PeerMessage: Hashable, Sendable {
         }
     }
 
-    /// Reads a frame's message, checking every field.
+    /// Reads a frame's message, checking every field. An `offers` message keeps its valid
+    /// offers and leaves out the others (``readOffers(_:)``).
     ///
     /// - Throws: ``PeerProtocolError`` for an unknown kind or a missing or bad field.
     public init(kind rawKind: UInt8, body: [UInt8]) throws {
+        var droppedOffers: [PeerProtocolError] = []
+        try self.init(kind: rawKind, body: body, droppedOffers: &droppedOffers)
+    }
+
+    /// Reads a frame's message as ``init(kind:body:)`` does, adding to `droppedOffers` why
+    /// each offer left out of an `offers` message was invalid, so the receiver can count them.
+    ///
+    /// - Throws: ``PeerProtocolError`` for an unknown kind or a missing or bad field.
+    public init(kind rawKind: UInt8, body: [UInt8], droppedOffers: inout [PeerProtocolError]) throws {
         guard let kind = Kind(rawValue: rawKind) else { throw PeerProtocolError("unknown message kind \(rawKind)") }
         let record: [String: BusValue]
         do {
@@ -182,18 +192,9 @@ public enum PeerMessage: Hashable, Sendable {
             guard let records = record["offers"]?.dictionaries, records.count <= Self.maximumOffers else {
                 throw PeerProtocolError("offers message: \"offers\" must be a list of at most \(Self.maximumOffers)")
             }
-            self = .offers(try records.map { offer in
-                let offerFields = Fields(kind: "offer", record: offer)
-                let summary: ActivitySummary
-                do {
-                    summary = try ActivitySummary(record: offer)
-                } catch {
-                    throw PeerProtocolError("offer: \(error)")
-                }
-                return PeerOffer(id: try offerFields.identifier("id"), summary: summary,
-                                 appID: try offerFields.text("app-id", limit: 255),
-                                 teamID: try offerFields.text("team-id", limit: 255))
-            })
+            let read = Self.readOffers(records)
+            droppedOffers += read.dropped
+            self = .offers(read.offers)
         case .fetch:
             self = .fetch(request: try fields.uint32("request"), activityID: try fields.identifier("id"))
         case .payload:
@@ -210,6 +211,37 @@ public enum PeerMessage: Hashable, Sendable {
         case .ping: self = .ping
         case .pong: self = .pong
         }
+    }
+
+    /// Reads the offers of an `offers` message one by one: an invalid offer (a title with a
+    /// character refused since, a bad id) is left out and said why, and the others are kept,
+    /// so one bad offer from a peer (of an earlier version, say) does not end the link.
+    public static func readOffers(_ records: [[String: BusValue]]) -> (offers: [PeerOffer], dropped: [PeerProtocolError]) {
+        var offers: [PeerOffer] = []
+        var dropped: [PeerProtocolError] = []
+        for record in records {
+            do {
+                offers.append(try readOffer(record))
+            } catch let error as PeerProtocolError {
+                dropped.append(error)
+            } catch {
+                dropped.append(PeerProtocolError("offer: \(error)"))
+            }
+        }
+        return (offers, dropped)
+    }
+
+    /// One offer of an `offers` message, every field checked.
+    private static func readOffer(_ record: [String: BusValue]) throws -> PeerOffer {
+        let fields = Fields(kind: "offer", record: record)
+        let summary: ActivitySummary
+        do {
+            summary = try ActivitySummary(record: record)
+        } catch {
+            throw PeerProtocolError("offer: \(error)")
+        }
+        return PeerOffer(id: try fields.identifier("id"), summary: summary, appID: try fields.text("app-id", limit: 255),
+                         teamID: try fields.text("team-id", limit: 255))
     }
 
     /// Reads a message's fields, naming the message and field in each error.

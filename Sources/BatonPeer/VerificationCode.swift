@@ -1,18 +1,32 @@
 import Crypto
 
-/// The short code both devices show while pairing.
+/// The short codes the two devices show while pairing: each device shows one, and the
+/// person types it on the other device. The two differ, so typing the code one's own screen
+/// shows confirms nothing: a confirmation proves the person saw the other screen.
 ///
-/// It is derived from both public keys and from a fresh nonce of each device, with the
+/// They are derived from both public keys and from a fresh nonce of each device, with the
 /// requester committed to its nonce before it sees the other's (``PairingNonce``). A device
 /// in the middle that swapped in its own keys must pick its nonce for one side before it
-/// learns the nonce that decides the other side's code, so the two screens agree only by a
+/// learns the nonce that decides the other side's codes, so they match only by a
 /// one-in-a-million chance, however many keys it tries beforehand. Six decimal digits, as
-/// people compare them at a glance.
+/// people read and type them.
 public enum VerificationCode {
-    /// The code for a pairing that `requesterKey`'s device asked for (DER SubjectPublicKeyInfo).
+    /// Which device of a pairing shows a code.
+    public enum Side: String, Sendable, CaseIterable {
+        /// The device that asked to pair.
+        case requester
+        /// The device that was asked.
+        case responder
+
+        /// The other device.
+        public var other: Side { self == .requester ? .responder : .requester }
+    }
+
+    /// The code `side` shows for a pairing that `requesterKey`'s device asked for (keys as
+    /// DER SubjectPublicKeyInfo); the other device expects it typed.
     public static func make(requesterKey: [UInt8], responderKey: [UInt8],
-                            requesterNonce: [UInt8], responderNonce: [UInt8]) -> String {
-        var input: [UInt8] = Array("baton-pairing-v2".utf8)
+                            requesterNonce: [UInt8], responderNonce: [UInt8], shownBy side: Side) -> String {
+        var input: [UInt8] = Array("baton-pairing-v3-shown-by-\(side.rawValue)".utf8)
         for part in [requesterKey, responderKey, requesterNonce, responderNonce] {
             let count = UInt32(part.count)
             input += [UInt8(count >> 24), UInt8(count >> 16 & 0xff), UInt8(count >> 8 & 0xff), UInt8(count & 0xff)]

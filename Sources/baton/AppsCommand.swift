@@ -6,8 +6,11 @@ struct AppsCommand: ParsableCommand {
         commandName: "apps", abstract: "List running and installed apps that continue activities.",
         discussion: """
             A running app is verified when its process is the program its desktop entry (or its \
-            Flatpak) names; only verified apps receive activities from other devices. Running apps \
-            are listed in the order a continuation picks them: the most recently active first.
+            Flatpak) names, and then only for the team and activity types that entry declares \
+            (X-Baton-TeamID, X-Baton-ActivityTypes); VERIFICATION says which, or why not. Only an \
+            app verified for an activity type receives that type from other devices, and it goes \
+            before installed and unverified apps. Running apps verified for a type come first, \
+            the most recently active first.
             """)
 
     @OptionGroup var output: OutputOptions
@@ -17,12 +20,14 @@ struct AppsCommand: ParsableCommand {
             let records = try ServiceProxy.call("ListApps").at(0)?.dictionaries ?? []
             if output.json { return try JSONOutput.print(records.map { $0.mapValues(JSONOutput.object) }) }
             guard !records.isEmpty else { return print("No apps.") }
-            TextTable.print(header: ["APP", "TEAM", "STATE", "VERIFIED", "ACTIVITY TYPES"], rows: records.map { record in
+            let header = ["APP", "TEAM", "STATE", "VERIFIED", "ACTIVITY TYPES", "VERIFICATION"]
+            TextTable.print(header: header, rows: records.map { record in
                 let running = record["running"]?.bool == true
                 let state = running ? "running" + (record["pid"]?.integer.map { " (pid \($0))" } ?? "") : "installed"
                 let verified = running ? (record["verified"]?.bool == true ? "yes" : "no") : "-"
                 return [record["app-id"]?.string ?? "", record["team-id"]?.string ?? "", state, verified,
-                        (record["activity-types"]?.strings ?? []).joined(separator: ", ")]
+                        (record["activity-types"]?.strings ?? []).joined(separator: ", "),
+                        running ? record["verification"]?.string ?? "" : "-"]
             })
         }
     }

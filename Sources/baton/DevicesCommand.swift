@@ -24,7 +24,7 @@ struct DevicesCommand: ParsableCommand {
     private static func state(_ record: [String: BusValue]) -> String {
         let connected = record["connected"]?.bool == true
         if let code = record["pairing-code"]?.string {
-            return record["confirmed-here"]?.bool == true ? "pairing (code \(code), confirmed here)" : "pairing (code \(code))"
+            return record["confirmed-here"]?.bool == true ? "pairing (shows \(code), confirmed here)" : "pairing (shows \(code))"
         }
         if record["paired"]?.bool == true { return connected ? "paired, connected" : "paired, offline" }
         return connected ? "not paired" : "not paired, not connected"
@@ -33,18 +33,18 @@ struct DevicesCommand: ParsableCommand {
 
 struct PairCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "pair", abstract: "Pair with a device, comparing a verification code on both.",
+        commandName: "pair", abstract: "Pair with a device, typing on each the code the other shows.",
         discussion: """
-            `baton pair DEVICE` asks the device to pair and prints the verification code; the \
-            other device shows the same code (baton devices, and a notification). Compare the \
-            two, then confirm on each device by typing the code the other device shows: \
+            `baton pair DEVICE` asks the device to pair and prints the code this device \
+            shows; the other device shows a code of its own (baton devices, and a \
+            notification). On each device, type the code the other one shows: \
             `baton pair --confirm OTHER-DEVICE CODE`. Nothing else confirms a pairing (not a \
-            click on a notification). Once both confirmed, each pins the other's certificate. \
-            A wrong code ends the pairing on both devices. DEVICE is a name, an id or the \
-            start of an id (at least 4 digits) from baton devices.
+            click on a notification, not the code on the same screen). Once both confirmed, \
+            each pins the other's certificate. A wrong code ends the pairing on both devices. \
+            DEVICE is a name, an id or the start of an id (at least 4 digits) from baton devices.
             """)
 
-    @Flag(help: "Confirm the pairing with DEVICE, giving the code it shows.")
+    @Flag(help: "Confirm the pairing with DEVICE, typing the code it shows.")
     var confirm = false
 
     @Argument(help: "The device's name or id.")
@@ -75,9 +75,8 @@ struct PairCommand: ParsableCommand {
             let status = try ServiceProxy.call("GetStatus").at(0)?.dictionary ?? [:]
             let here = status["device-name"]?.string ?? "THIS-DEVICE"
             print("Verification code: \(code)")
-            print("Check that \(device) shows the same code, then confirm on both devices:")
-            print("  here:       baton pair --confirm \(device) \(code)")
-            print("  on \(device): baton pair --confirm \(here) \(code)")
+            print("Type it on \(device):  baton pair --confirm \(here) \(code)")
+            print("Then type here the code \(device) shows:  baton pair --confirm \(device) CODE")
         }
     }
 }

@@ -32,12 +32,15 @@ enum JSONOutput {
     /// A D-Bus value as a JSON value (bytes become Base64 text).
     static func object(_ value: BusValue) -> Any {
         switch value {
-        case .string(let text): return text
+        case .string(let text), .objectPath(let text), .typeSignature(let text): return text
         case .bool(let flag): return flag
+        case .byte(let number): return number
+        case .int16(let number): return number
         case .int32(let number): return number
         case .uint16(let number): return number
         case .uint32(let number): return number
         case .int64(let number): return number
+        case .uint64(let number): return number
         case .double(let number): return number.isFinite ? number : String(number)
         case .bytes(let bytes): return Data(bytes).base64EncodedString()
         case .strings(let texts): return texts
@@ -45,6 +48,11 @@ enum JSONOutput {
         case .dictionary(let record): return record.mapValues(object)
         case .dictionaries(let records): return records.map { $0.mapValues(object) }
         case .tuple(let values): return values.map(object)
+        case .variant(let inner): return object(inner)
+        case .array(_, let elements): return elements.map(object)
+        case .dict(_, _, let entries):
+            return value.dictionary?.mapValues(object) ?? entries.map { [object($0.key), object($0.value)] }
+        case .fileDescriptor: return NSNull()
         }
     }
 

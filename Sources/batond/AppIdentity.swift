@@ -2,22 +2,57 @@ import BatonBus
 import BatonGLib
 import Foundation
 
-/// What batond could establish about an app that registers.
-enum AppIdentity: Equatable, Sendable {
-    /// The caller is the app: the Flatpak of that id, or the program its desktop entry names.
-    /// `evidence` says which, for the log.
-    case verified(evidence: String)
-    /// No Flatpak and no desktop entry of that id: nothing to check the caller against.
-    case unverified
+/// What batond could establish about an app that registers: whether the caller is the app of
+/// the id it gives, and which claims its desktop entry backs.
+struct AppIdentity: Equatable, Sendable {
+    /// Whether the caller is the app: the Flatpak of that id, or the program its desktop entry
+    /// names.
+    let isVerified: Bool
+    /// What verified it (`Flatpak org.example.Mail`, the entry's path), or why it is not
+    /// verified (`no desktop entry`, `runs /x but its entry names /y`).
+    let detail: String
+    /// The team id and activity types the app's desktop entry declares: a verified app is
+    /// verified for these claims and no others.
+    let declaredClaims: DeclaredClaims?
 
-    var isVerified: Bool {
-        if case .verified = self { return true }
-        return false
+    /// A caller that proved to be the app, by `evidence`.
+    static func verified(evidence: String, declaring claims: DeclaredClaims? = nil) -> AppIdentity {
+        AppIdentity(isVerified: true, detail: evidence, declaredClaims: claims)
+    }
+
+    /// A caller batond could not tie to the app, for `reason`.
+    static func unverified(_ reason: String) -> AppIdentity {
+        AppIdentity(isVerified: false, detail: reason, declaredClaims: nil)
+    }
+
+    /// The activity types of a registration claiming `activityTypes` for `teamID` that this
+    /// identity backs: those its entry declares, for the team its entry declares; none when
+    /// the caller is not verified or claims another team.
+    func verifiedActivityTypes(teamID: String, activityTypes: some Sequence<String>) -> Set<String> {
+        guard isVerified, let declaredClaims, declaredClaims.teamID == teamID else { return [] }
+        return Set(activityTypes).intersection(declaredClaims.activityTypes)
     }
 }
 
-/// The programs a desktop entry names for its app: what a process registering under the
-/// entry's id must run.
+/// The claims a desktop entry declares: `X-Baton-TeamID` and `X-Baton-ActivityTypes`.
+struct DeclaredClaims: Equatable, Sendable {
+    let teamID: String
+    let activityTypes: Set<String>
+
+    /// The claims of the two keys' values, as written; `nil` unless there is a team id and at
+    /// least one valid activity type.
+    init?(teamID: String?, activityTypes: String?) {
+        guard let teamID, !teamID.isEmpty, let activityTypes else { return nil }
+        let types = activityTypes.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && (try? ActivitySummary.checkActivityType($0)) != nil }
+        guard !types.isEmpty else { return nil }
+        self.teamID = teamID
+        self.activityTypes = Set(types)
+    }
+}
+
+/// What a desktop entry says about its app that binds a registration: the programs a process
+/// registering under the entry's id must run, and the claims the entry declares.
 struct DesktopEntryPrograms: Equatable, Sendable {
     /// The entry's file.
     let path: String
@@ -27,6 +62,8 @@ struct DesktopEntryPrograms: Equatable, Sendable {
     let tryExec: String?
     /// For a `DBusActivatable=true` entry, the `Exec=` of the app's D-Bus service file.
     let serviceExec: String?
+    /// `X-Baton-TeamID` and `X-Baton-ActivityTypes`; `nil` when the entry declares none.
+    var claims: DeclaredClaims? = nil
 
     /// The programs named, as written: `Exec`'s program, `TryExec`, the service's program.
     var programs: [String] {
@@ -42,24 +79,30 @@ struct IdentityEvidence: Sendable {
     var flatpakInfo: String?
     /// The program the process runs; `nil` when it cannot be read.
     var executable: String?
-    /// The desktop entry of the app id it registers under; `nil` when none is installed.
+    /// The desktop entry of the app id it registers under (a Flatpak's exported one
+    /// included); `nil` when none is installed.
     var entry: DesktopEntryPrograms?
 }
 
 /// The rules binding a registration to what the caller cannot choose.
 ///
 /// - A sandboxed app (with `/.flatpak-info`) is verified when the `name=` of its
-///   `[Application]` group is the app id, and refused otherwise.
+///   `[Application]` group is the app id, and refused otherwise: it can never be another app.
 /// - A host app whose app id has a desktop entry is verified when it runs the program the
 ///   entry's `Exec=` (past `env` and `VAR=value`), `TryExec=` or, for a D-Bus-activatable
-///   entry, its D-Bus service file names, both sides resolved through `PATH` and `realpath`;
-///   refused otherwise.
+///   entry, its D-Bus service file names, both sides resolved through `PATH` and `realpath`.
+///   Otherwise (a wrapper script, a snap, an impostor) it registers unverified.
 /// - Any other registration is accepted, unverified.
+///
+/// A verified app is verified only for the claims its entry declares
+/// (``AppIdentity/verifiedActivityTypes(teamID:activityTypes:)``).
 enum AppVerifier {
     /// Decides the identity of a caller registering as `appID`.
     ///
-    /// - Throws: ``ServiceError/identityMismatch(_:)``, saying what differs.
+    /// - Throws: ``ServiceError/identityMismatch(_:)`` for a Flatpak registering under
+    ///   another id, or one whose Flatpak info names none.
     static func identity(of appID: String, evidence: IdentityEvidence, searchPath: String?) throws -> AppIdentity {
+        let claims = evidence.entry?.claims
         if let info = evidence.flatpakInfo {
             guard let sandboxID = flatpakAppID(fromInfo: info) else {
                 throw ServiceError.identityMismatch("the caller is a sandboxed app whose Flatpak info names no application")
@@ -68,22 +111,18 @@ enum AppVerifier {
                 throw ServiceError.identityMismatch(
                     "the caller is the Flatpak \(sandboxID), which may register only as itself, not as \(appID)")
             }
-            return .verified(evidence: "Flatpak \(sandboxID)")
+            return .verified(evidence: "Flatpak \(sandboxID)", declaring: claims)
         }
-        guard let entry = evidence.entry else { return .unverified }
+        guard let entry = evidence.entry else { return .unverified("no desktop entry") }
         let programs = entry.programs
-        guard !programs.isEmpty else {
-            throw ServiceError.identityMismatch("the desktop entry \(entry.path) of \(appID) names no program to check the caller against")
-        }
+        guard !programs.isEmpty else { return .unverified("its desktop entry \(entry.path) names no program") }
         guard let executable = evidence.executable else {
-            throw ServiceError.identityMismatch("batond cannot tell which program the caller runs, so it cannot be \(appID)")
+            return .unverified("batond cannot tell which program it runs")
         }
         guard programs.contains(where: { ProcessExecutable.executable(executable, is: $0, searchPath: searchPath) }) else {
-            throw ServiceError.identityMismatch(
-                "the caller runs \(executable), but the desktop entry \(entry.path) of \(appID) names "
-                    + programs.map { "\"\($0)\"" }.joined(separator: " or "))
+            return .unverified("runs \(executable) but its entry names " + programs.joined(separator: " or "))
         }
-        return .verified(evidence: entry.path)
+        return .verified(evidence: entry.path, declaring: claims)
     }
 
     /// The application id of a Flatpak, from its `.flatpak-info`: `name=` in `[Application]`.

@@ -25,9 +25,12 @@ struct RegisteredApp: ActivityClaimant, Sendable {
     let activityTypes: Set<String>
     /// The process behind the connection, as the bus daemon said.
     let pid: Int32
-    /// Whether the process is the app it says (``AppIdentity``): only a verified app receives
-    /// another device's activities.
-    let isVerified: Bool
+    /// Whether the process is the app it says, and which claims its desktop entry backs.
+    let identity: AppIdentity
+    /// The registered types the app is verified for (``AppIdentity/verifiedActivityTypes(teamID:activityTypes:)``):
+    /// only these of its claims bring it another device's activities, or put it before
+    /// installed apps.
+    let verifiedActivityTypes: Set<String>
     /// When the connection first registered.
     let registeredAt: Date
     /// The order of first registrations: 1 for the first app batond saw, and so on.
@@ -37,7 +40,30 @@ struct RegisteredApp: ActivityClaimant, Sendable {
     var lastActiveAt: Date?
     var current: PublishedActivity?
 
+    /// Whether the process is the app of its id (``AppIdentity``), whatever it claims.
+    var isVerified: Bool { identity.isVerified }
+
     func claims(_ activityType: String) -> Bool { activityTypes.contains(activityType) }
+
+    /// Whether the app is verified for `activityType`: it is the app of its id, and its
+    /// desktop entry declares the type for the team it registered.
+    func isVerified(for activityType: String) -> Bool { verifiedActivityTypes.contains(activityType) }
+
+    /// What `ListApps` and `baton apps` say of the app's verification: `verified`, the
+    /// claims its entry does not back, or why the process is not verified.
+    var verification: String {
+        guard identity.isVerified else { return identity.detail }
+        if verifiedActivityTypes == activityTypes { return "verified" }
+        guard let declared = identity.declaredClaims else {
+            return "verified app, but its entry declares no X-Baton-TeamID and X-Baton-ActivityTypes"
+        }
+        guard declared.teamID == teamID else {
+            return "verified app, but its entry declares team \(declared.teamID), not \(teamID)"
+        }
+        let undeclared = activityTypes.subtracting(verifiedActivityTypes).sorted()
+        return "verified for \(verifiedActivityTypes.count) of \(activityTypes.count) activity types; "
+            + "its entry does not declare " + undeclared.joined(separator: ", ")
+    }
 
     /// Whether this app goes before `other` when both could continue an activity: the most
     /// recently active first (one that never published after all that did), then the one
@@ -49,6 +75,13 @@ struct RegisteredApp: ActivityClaimant, Sendable {
         case (nil, .some): return false
         default: return registrationNumber < other.registrationNumber
         }
+    }
+
+    /// Whether this app goes before `other` to continue an activity whose origin app is
+    /// `originAppID`: the app of that id first, then ``isPreferred(over:)``.
+    func isPreferred(over other: RegisteredApp, originAppID: String?) -> Bool {
+        if let originAppID, (appID == originAppID) != (other.appID == originAppID) { return appID == originAppID }
+        return isPreferred(over: other)
     }
 }
 
@@ -65,11 +98,11 @@ struct PublishedActivity: Sendable {
 /// The apps registered with batond, keyed by their unique bus names.
 ///
 /// An app's registration ends when its connection leaves the bus; code waiting for an app
-/// to register (after a launch) is woken by ``register(busName:appID:teamID:activityTypes:pid:isVerified:)``.
+/// to register (after a launch) is woken by ``register(busName:appID:teamID:activityTypes:pid:identity:)``.
 @MainActor
 final class AppRegistry {
     private(set) var apps: [String: RegisteredApp] = [:]
-    private var registrationWaiters: [UUID: (appID: String, verifiedOnly: Bool, wake: (RegisteredApp) -> Void)] = [:]
+    private var registrationWaiters: [UUID: (accepts: (RegisteredApp) -> Bool, wake: (RegisteredApp) -> Void)] = [:]
     private var registrations: UInt64 = 0
     /// Called when the list of current activities changes, an activity's expiry included.
     var onChange: () -> Void = {}
@@ -104,12 +137,14 @@ final class AppRegistry {
     }
 
     /// Registers (or re-registers) the app on `busName`, run by process `pid`, checking what
-    /// it claims and the limits; changes nothing when it throws.
+    /// it claims and the limits; changes nothing when it throws. The app is verified for the
+    /// claims its `identity` backs, and unverified for the others.
     ///
     /// - Throws: ``ServiceError/invalidArguments(_:)`` or ``ServiceError/limitExceeded(_:)``.
     @discardableResult
     func register(busName: String, appID: String, teamID: String, activityTypes: [String], pid: Int32,
-                  isVerified: Bool) throws -> RegisteredApp {
+                  identity: AppIdentity) throws -> RegisteredApp {
+        let isVerified = identity.isVerified
         try Self.check(appID: appID, teamID: teamID, activityTypes: activityTypes)
         let others = apps.values.filter { $0.busName != busName }
         guard others.filter({ $0.pid == pid }).count < Self.maximumRegistrationsPerProcess else {
@@ -123,17 +158,19 @@ final class AppRegistry {
         } else {
             guard others.filter({ !$0.isVerified }).count < Self.maximumUnverifiedApps else {
                 throw ServiceError.limitExceeded("too many unverified apps are registered (at most "
-                    + "\(Self.maximumUnverifiedApps)); an app with a desktop entry of its id is verified and not counted")
+                    + "\(Self.maximumUnverifiedApps)); an app running the program its desktop entry names is verified and not counted")
             }
         }
         let previous = apps[busName]
         if previous == nil { registrations += 1 }
         let app = RegisteredApp(busName: busName, appID: appID, teamID: teamID, activityTypes: Set(activityTypes),
-                                pid: pid, isVerified: isVerified, registeredAt: previous?.registeredAt ?? Date(),
+                                pid: pid, identity: identity,
+                                verifiedActivityTypes: identity.verifiedActivityTypes(teamID: teamID, activityTypes: activityTypes),
+                                registeredAt: previous?.registeredAt ?? Date(),
                                 registrationNumber: previous?.registrationNumber ?? registrations,
                                 lastActiveAt: previous?.lastActiveAt, current: previous?.current)
         apps[busName] = app
-        for (id, waiter) in registrationWaiters where waiter.appID == appID && (app.isVerified || !waiter.verifiedOnly) {
+        for (id, waiter) in registrationWaiters where waiter.accepts(app) {
             registrationWaiters[id] = nil
             waiter.wake(app)
         }
@@ -147,15 +184,18 @@ final class AppRegistry {
     }
 
     /// The running apps that continue `type` for `teamID`, the preferred first
-    /// (``RegisteredApp/isPreferred(over:)``).
+    /// (``RegisteredApp/isPreferred(over:originAppID:)``): those verified for the type, then
+    /// the others.
     ///
     /// - Parameters:
     ///   - origin: the bus name of the app the activity comes from, left out.
-    ///   - verifiedOnly: whether to leave out unverified apps.
-    func claimants(of type: String, teamID: String?, excluding origin: String?, verifiedOnly: Bool) -> [RegisteredApp] {
-        apps.values
-            .filter { $0.continues(type, forTeam: teamID) && $0.busName != origin && ($0.isVerified || !verifiedOnly) }
-            .sorted { $0.isPreferred(over: $1) }
+    ///   - originAppID: the app id of the app the activity comes from, preferred.
+    func claimants(of type: String, teamID: String?, excluding origin: String?,
+                   originAppID: String? = nil) -> (verified: [RegisteredApp], unverified: [RegisteredApp]) {
+        let sorted = apps.values
+            .filter { $0.continues(type, forTeam: teamID) && $0.busName != origin }
+            .sorted { $0.isPreferred(over: $1, originAppID: originAppID) }
+        return (sorted.filter { $0.isVerified(for: type) }, sorted.filter { !$0.isVerified(for: type) })
     }
 
     /// Records the app's current activity; a new app activity id gets a new listing id.
@@ -216,14 +256,12 @@ final class AppRegistry {
             .max { $0.1.publishedAt < $1.1.publishedAt }
     }
 
-    /// Waits for an app with `appID` to register, up to `timeout` seconds.
-    ///
-    /// - Parameter verifiedOnly: whether only a verified registration counts.
-    func waitForRegistration(of appID: String, verifiedOnly: Bool, timeout: Double) async -> RegisteredApp? {
+    /// Waits for an app that `accepts` approves of to register, up to `timeout` seconds.
+    func waitForRegistration(timeout: Double, accepting accepts: @escaping (RegisteredApp) -> Bool) async -> RegisteredApp? {
         let id = UUID()
         defer { registrationWaiters[id] = nil }
         return await TimedWait.value(timeout: timeout) { wake in
-            registrationWaiters[id] = (appID, verifiedOnly, { wake($0) })
+            registrationWaiters[id] = (accepts, { wake($0) })
         }
     }
 }

@@ -3,10 +3,12 @@ import Foundation
 /// Places for connections from strangers (TLS handshakes under way, links of unpaired
 /// devices), counted per address, per network (/24 for IPv4, /64 for IPv6) and in all.
 ///
-/// A newcomer is never refused for a full quota while an older place can be taken back: the
-/// oldest evictable place of the same address goes first, then of the same network, then of
-/// any. So a flood of idle connections only ever evicts itself, and a device that connects
-/// now gets in.
+/// A newcomer is never refused for a full quota while an older place can be taken back. When
+/// its address is full, that address's oldest place goes; when its network or the whole
+/// quota is full, a place of the largest holder goes (the network, then the address, with
+/// the most places; its oldest). So a flood from one address only ever evicts itself, one
+/// from many addresses evicts its own places before a device that holds one, and a device
+/// that connects now gets in.
 struct ConnectionQuota<ID: Hashable> {
     struct Place {
         let id: ID
@@ -47,7 +49,7 @@ struct ConnectionQuota<ID: Hashable> {
         ]
         for (limit, matches) in limits {
             while remaining.filter(matches).count >= limit {
-                guard let index = remaining.firstIndex(where: { matches($0) && isEvictable($0.id) }) else { return nil }
+                guard let index = Self.largestHolder(in: remaining, matching: matches, isEvictable) else { return nil }
                 evicted.append(remaining.remove(at: index).id)
             }
         }
@@ -58,6 +60,22 @@ struct ConnectionQuota<ID: Hashable> {
 
     mutating func remove(_ id: ID) {
         places.removeAll { $0.id == id }
+    }
+
+    /// The index of the place to take back among those `matches` accepts: an evictable place
+    /// of the network, then the address, holding the most places, the oldest of them.
+    private static func largestHolder(in places: [Place], matching matches: (Place) -> Bool,
+                                      _ isEvictable: (ID) -> Bool) -> Int? {
+        let matching = places.filter(matches)
+        let perNetwork = Dictionary(grouping: matching, by: \.network).mapValues(\.count)
+        let perAddress = Dictionary(grouping: matching, by: \.address).mapValues(\.count)
+        let rank = { (place: Place) in (perNetwork[place.network] ?? 0, perAddress[place.address] ?? 0) }
+        var best: (index: Int, rank: (Int, Int))?
+        for (index, place) in places.enumerated() where matches(place) && isEvictable(place.id) {
+            if let current = best, rank(place) <= current.rank { continue }
+            best = (index, rank(place))
+        }
+        return best?.index
     }
 }
 

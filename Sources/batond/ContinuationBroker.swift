@@ -45,9 +45,20 @@ enum ActivitySource {
         return nil
     }
 
-    /// Whether the activity comes from another device (a paired device's offer): only a
-    /// verified app may receive it. This user's own activities (local apps, `baton offer`,
-    /// `ContinuePayload`) may go to any claimant.
+    /// The app id of the app the activity comes from, when the source says: its claimants of
+    /// that id go first.
+    var originAppID: String? {
+        switch self {
+        case .local(let app, _): return app.appID
+        case .offer(let offer): return offer.appID
+        case .payload: return nil
+        }
+    }
+
+    /// Whether the activity comes from another device (a paired device's offer): only an app
+    /// verified for its type may receive it. This user's own activities (local apps,
+    /// `baton offer`, `ContinuePayload`) may go to an unverified claimant when no verified or
+    /// installed one continues them.
     var comesFromAnotherDevice: Bool {
         if case .offer(let offer) = self { return offer.peerDeviceID != nil }
         return false
@@ -56,8 +67,9 @@ enum ActivitySource {
 
 /// Fetches activities from apps and delivers them to the app that continues them.
 ///
-/// A continuation goes: pick the claiming app (same team id as the origin), start it if
-/// needed and wait for it to register, `BeginContinuation` (its willContinue runs at once),
+/// A continuation goes: pick the claiming app (same team id as the origin; see
+/// ``claimingApp(for:)``), start it if needed and wait for it to register,
+/// `BeginContinuation` (its willContinue runs at once),
 /// fetch the payload, `CompleteContinuation`, and finally `WasContinued` to a local origin.
 /// Once `BeginContinuation` has reached the app, any failure is sent to it with
 /// `FailContinuation`, so each willContinue gets exactly one outcome; each step has a
@@ -85,8 +97,7 @@ final class ContinuationBroker {
         let type = source.activityType
         let target: RegisteredApp
         do {
-            target = try await claimingApp(for: type, teamID: source.teamID, excluding: source.originBusName,
-                                           verifiedOnly: source.comesFromAnotherDevice)
+            target = try await claimingApp(for: source)
         } catch ServiceError.noClaimant(let type, let team) {
             guard let url = source.webpageURL else { throw ServiceError.noClaimant(activityType: type, teamID: team) }
             logger.info("no app continues \(type); opening its web page in the browser")
@@ -94,7 +105,7 @@ final class ContinuationBroker {
             return
         }
         let token = ListingID.make()
-        logger.info("continuing \(type) in \(target.appID) (\(target.busName), \(target.isVerified ? "verified" : "unverified"))")
+        logger.info("continuing \(type) in \(target.appID) (\(target.busName), \(target.isVerified(for: type) ? "verified" : "unverified") for it)")
         do {
             _ = try await callApp(target.busName, "BeginContinuation", [.string(token), .string(type)],
                                   timeout: timeouts.call)
@@ -134,9 +145,9 @@ final class ContinuationBroker {
     }
 
     /// Whether an app here that may receive another device's activity continues `type` for
-    /// `teamID`: a verified running app, or an installed one.
+    /// `teamID`: a running app verified for the type, or an installed one.
     func hasClaimant(for type: String, teamID: String?) -> Bool {
-        !registry.claimants(of: type, teamID: teamID, excluding: nil, verifiedOnly: true).isEmpty
+        !registry.claimants(of: type, teamID: teamID, excluding: nil).verified.isEmpty
             || InstalledApps.all().contains { $0.continues(type, forTeam: teamID) }
     }
 
@@ -206,31 +217,70 @@ final class ContinuationBroker {
         return payload
     }
 
-    /// The app that will continue an activity of `type`: the preferred running one of the
-    /// same team (``RegisteredApp/isPreferred(over:)``), else an installed one, started now.
+    /// The app that will continue the activity, in this order:
     ///
-    /// - Parameter verifiedOnly: whether only a verified app may receive the activity (one
-    ///   from another device); unverified claimants are then passed over.
-    private func claimingApp(for type: String, teamID: String?, excluding origin: String?,
-                             verifiedOnly: Bool) async throws -> RegisteredApp {
-        let running = registry.claimants(of: type, teamID: teamID, excluding: origin, verifiedOnly: false)
-        let passed = verifiedOnly ? running.filter { !$0.isVerified } : []
-        if !passed.isEmpty {
-            let names = passed.map(\.appID).joined(separator: ", ")
-            logger.notice("passing over unverified claimants of \(type) (\(names)): another device's activity goes only to verified apps")
+    /// 1. the preferred running app verified for its type (``AppRegistry/claimants(of:teamID:excluding:originAppID:)``:
+    ///    of the origin's app id, then the most recently active, then the first registered);
+    /// 2. an installed one, started now, once it registered: verified for the type, or (for
+    ///    this user's own activity) the process batond started, whatever its verification;
+    /// 3. for this user's own activity only, the preferred running unverified claimant.
+    ///
+    /// So an app that cannot prove it is the claimant never goes before one that can, running
+    /// or installed, and never receives another device's activity.
+    private func claimingApp(for source: ActivitySource) async throws -> RegisteredApp {
+        let type = source.activityType
+        let teamID = source.teamID
+        let remote = source.comesFromAnotherDevice
+        let running = registry.claimants(of: type, teamID: teamID, excluding: source.originBusName,
+                                         originAppID: source.originAppID)
+        if let app = running.verified.first { return app }
+        let installed = InstalledApps.all().filter { $0.continues(type, forTeam: teamID) }
+        if let app = installed.first(where: { $0.appID == source.originAppID }) ?? installed.first {
+            return try await launch(app, toContinue: type, teamID: teamID, remote: remote)
         }
-        if let app = running.first(where: { $0.isVerified || !verifiedOnly }) { return app }
-        guard let installed = InstalledApps.all().first(where: { $0.continues(type, forTeam: teamID) })
-        else { throw ServiceError.noClaimant(activityType: type, teamID: teamID) }
+        if !running.unverified.isEmpty {
+            let names = running.unverified.map { "\($0.appID) (\($0.verification))" }.joined(separator: ", ")
+            guard !remote else {
+                logger.notice("passing over unverified claimants of \(type): \(names): another device's activity goes only to apps verified for it")
+                throw ServiceError.noClaimant(activityType: type, teamID: teamID)
+            }
+            logger.info("no verified or installed app continues \(type); this user's own activity goes to an unverified claimant: \(names)")
+            return running.unverified[0]
+        }
+        throw ServiceError.noClaimant(activityType: type, teamID: teamID)
+    }
+
+    /// Starts `installed` and waits for it to register: a verified app of its id, or the
+    /// process started (or one it started); another process registering under its id
+    /// meanwhile does not count. The app must then claim `type`, and be verified for it unless
+    /// the activity is this user's own.
+    private func launch(_ installed: InstalledApp, toContinue type: String, teamID: String?,
+                        remote: Bool) async throws -> RegisteredApp {
         logger.info("starting \(installed.appID) to continue \(type)")
-        try InstalledApps.launch(installed)
-        guard let app = await registry.waitForRegistration(of: installed.appID, verifiedOnly: verifiedOnly,
-                                                           timeout: timeouts.launch) else {
+        let started = try InstalledApps.launch(installed)
+        let appID = installed.appID
+        func isStarted(_ app: RegisteredApp) -> Bool {
+            started.map { InstalledApps.process(app.pid, isOrDescendsFrom: $0) } ?? false
+        }
+        let registered = await registry.waitForRegistration(timeout: timeouts.launch) { app in
+            app.appID == appID && (app.isVerified || isStarted(app))
+        }
+        guard let app = registered else {
+            let others = registry.apps.values.filter { $0.appID == appID }.map(\.verification)
             throw ServiceError.activity(.remoteApplicationTimedOut(
-                "\(installed.appID) did not register within \(Self.seconds(timeouts.launch)) of its launch"))
+                "\(appID) did not register within \(Self.seconds(timeouts.launch)) of its launch"
+                    + (others.isEmpty ? "" : " (other processes registered as \(appID): \(others.joined(separator: "; ")))")))
         }
         guard app.continues(type, forTeam: teamID) else {
             throw ServiceError.noClaimant(activityType: type, teamID: teamID)
+        }
+        if !app.isVerified(for: type) {
+            guard !remote else {
+                logger.notice("\(appID) started to continue \(type) but is not verified for it: \(app.verification)")
+                throw ServiceError.activity(.handoffFailed(
+                    "\(appID) is not verified for \(type) (\(app.verification)): another device's activity goes only to apps verified for it"))
+            }
+            logger.notice("\(appID), started to continue \(type), is not verified for it (\(app.verification)); this user's own activity goes to it")
         }
         return app
     }

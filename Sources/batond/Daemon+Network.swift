@@ -40,20 +40,20 @@ extension Daemon {
         }
     }
 
-    /// Shows a pairing request: the code, the device's name and short id, a warning when it
-    /// uses the name of a paired device or of this one, and what to run to confirm. No action
-    /// of the notification confirms: the person types the code shown on the other device.
+    /// Shows a pairing request: the device's name and short id, a warning when it uses the
+    /// name of a paired device or of this one, the code to type on that device, and what to
+    /// run here with the code it shows. No action of the notification confirms.
     func showPairingRequest(from deviceID: String, code: String) {
         let shortID = PeerNetwork.shortID(deviceID)
         let name = network.deviceName(deviceID)
-        var detail = "Verification code \(code).\n"
+        var detail = ""
         var title = "Pairing request from “\(name)” (\(shortID))"
         if let impersonated = network.impersonated(by: deviceID) {
             title = "Pairing request from another device named “\(name)” (\(shortID))"
-            detail += "Careful: this is not \(impersonated). "
+            detail += "Careful: this is not \(impersonated).\n"
         }
-        detail += "Compare the code shown on “\(name)”; only if it is the same, run "
-            + "baton pair --confirm \(shortID) followed by the code shown there."
+        detail += "If you asked “\(name)” to pair, type \(code) there, then type the code “\(name)” shows "
+            + "here: baton pair --confirm \(shortID) CODE. Otherwise ignore this."
         notifier.show(key: Self.pairingKey(deviceID), title: title, detail: detail, action: nil)
     }
 

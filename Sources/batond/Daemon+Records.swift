@@ -37,11 +37,17 @@ extension Daemon {
     }
 
     var appRecords: [[String: BusValue]] {
-        var records: [[String: BusValue]] = registry.apps.values.sorted { $0.isPreferred(over: $1) }.map { app in
+        let running = registry.apps.values.sorted { first, second in
+            first.verifiedActivityTypes.isEmpty != second.verifiedActivityTypes.isEmpty
+                ? !first.verifiedActivityTypes.isEmpty : first.isPreferred(over: second)
+        }
+        var records: [[String: BusValue]] = running.map { app in
             var record: [String: BusValue] = [
                 "app-id": .string(app.appID), "team-id": .string(app.teamID),
                 "activity-types": .strings(app.activityTypes.sorted()), "running": .bool(true),
                 "bus-name": .string(app.busName), "pid": .int64(Int64(app.pid)), "verified": .bool(app.isVerified),
+                "verified-activity-types": .strings(app.verifiedActivityTypes.sorted()),
+                "verification": .string(app.verification),
                 "registered-at": .double(app.registeredAt.timeIntervalSince1970),
             ]
             if let active = app.lastActiveAt { record["last-active"] = .double(active.timeIntervalSince1970) }
@@ -87,7 +93,7 @@ extension Daemon {
                 record["address"] = .string(address)
             }
             if let pairing = network.pairings[id] {
-                if let code = pairing.code { record["pairing-code"] = .string(code) }
+                if let codes = pairing.codes { record["pairing-code"] = .string(codes.shown) }
                 record["confirmed-here"] = .bool(pairing.confirmedHere)
             }
             return record

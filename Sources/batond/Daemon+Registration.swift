@@ -5,8 +5,9 @@ import Foundation
 /// `Register`: who the caller is, checked before anything changes.
 extension Daemon {
     /// Registers the caller of `call` as `appID` once the bus said which process it is and
-    /// that process proved to be the app (``AppVerifier``), or answers with the error that
-    /// refused it, changing nothing.
+    /// ``AppVerifier`` decided whether that process is the app and which of its claims are
+    /// backed, or answers with the error that refused it, changing nothing. A host app whose
+    /// program is not the one its entry names registers unverified, with a notice.
     func register(_ call: BusMethodCall, appID: String, teamID: String, activityTypes: [String]) throws {
         try AppRegistry.check(appID: appID, teamID: teamID, activityTypes: activityTypes)
         let sender = call.sender
@@ -21,20 +22,22 @@ extension Daemon {
                 guard credentials.isSameUser else {
                     throw ServiceError.accessDenied("only processes of this user may register (\(sender) runs as uid \(credentials.uid))")
                 }
-                let identity = try AppVerifier.identity(
-                    of: appID, evidence: AppVerifier.evidence(for: credentials, appID: appID),
-                    searchPath: ProcessExecutable.searchPath)
-                try registry.register(busName: sender, appID: appID, teamID: teamID, activityTypes: activityTypes,
-                                      pid: credentials.pid, isVerified: identity.isVerified)
+                let evidence = AppVerifier.evidence(for: credentials, appID: appID)
+                let identity = try AppVerifier.identity(of: appID, evidence: evidence,
+                                                        searchPath: ProcessExecutable.searchPath)
+                let app = try registry.register(busName: sender, appID: appID, teamID: teamID,
+                                                activityTypes: activityTypes, pid: credentials.pid, identity: identity)
                 guard await isOnBus(sender) else {
                     registry.remove(busName: sender)
                     return
                 }
-                switch identity {
-                case .verified(let evidence):
-                    logger.info("registered \(appID) (\(sender), pid \(credentials.pid)), verified by \(evidence), \(activityTypes.count) activity types")
-                case .unverified:
-                    logger.info("registered \(appID) (\(sender), pid \(credentials.pid)), unverified: no desktop entry or Flatpak of that id, \(activityTypes.count) activity types")
+                let who = "\(appID) (\(sender), pid \(credentials.pid))"
+                if identity.isVerified {
+                    logger.info("registered \(who), verified by \(identity.detail), \(activityTypes.count) activity types: \(app.verification)")
+                } else if evidence.entry != nil {
+                    logger.notice("registered \(who) unverified: \(identity.detail); it receives no other device's activity, and only this user's own when no verified or installed app continues it")
+                } else {
+                    logger.info("registered \(who), unverified: \(identity.detail), \(activityTypes.count) activity types")
                 }
                 call.reply()
             } catch {

@@ -11,6 +11,8 @@ struct DialPlan {
         case discovered
         /// Where a paired device was last seen: until it is unpaired.
         case paired
+        /// Asked for now (pairing with a device not linked): once.
+        case requested
     }
 
     struct Target {
@@ -72,6 +74,11 @@ struct DialPlan {
     mutating func finished(_ address: String, deviceID: String?, now: Date = Date()) {
         guard var target = targets[address] else { return }
         target.isDialing = false
+        target.sources.remove(.requested)
+        guard !target.sources.isEmpty else {
+            targets[address] = nil
+            return
+        }
         if let deviceID {
             target.deviceID = deviceID
         } else {
@@ -79,6 +86,13 @@ struct DialPlan {
         }
         target.nextAttempt = now.addingTimeInterval(target.backoff)
         targets[address] = target
+    }
+
+    /// Dials `address` of `deviceID` at the next tick, whatever its backoff, once: for a
+    /// person pairing with it now.
+    mutating func request(_ address: String, deviceID: String) {
+        add(address, deviceID: deviceID, source: .requested)
+        if targets[address]?.isDialing == false { targets[address]?.nextAttempt = .distantPast }
     }
 
     /// Dials the addresses of `deviceID` again only after `seconds`: for a device that is not

@@ -55,20 +55,18 @@ enum InstalledApps {
     static func read(_ file: URL) -> InstalledApp? {
         guard let info = g_desktop_app_info_new_from_filename(file.path) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(info)) }
-        guard let types = string(info, activityTypesKey), let team = string(info, teamIDKey), !team.isEmpty
+        guard let claims = DeclaredClaims(teamID: string(info, teamIDKey), activityTypes: string(info, activityTypesKey))
         else { return nil }
-        let claimed = types.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && (try? ActivitySummary.checkActivityType($0)) != nil }
-        guard !claimed.isEmpty else { return nil }
-        return InstalledApp(appID: String(file.deletingPathExtension().lastPathComponent), teamID: team,
-                            activityTypes: Set(claimed), desktopFile: file.path,
+        return InstalledApp(appID: String(file.deletingPathExtension().lastPathComponent), teamID: claims.teamID,
+                            activityTypes: claims.activityTypes, desktopFile: file.path,
                             isDBusActivatable: g_desktop_app_info_get_boolean(info, "DBusActivatable") != 0)
     }
 
-    /// The programs the desktop entry `APPID.desktop` names, Baton claim or not: the first
-    /// such file of ``applicationFolders``. `nil` when there is none, or when that entry is
-    /// `Hidden=true` (the app is uninstalled for this user). For a `DBusActivatable=true`
-    /// entry, the `Exec=` of the app's D-Bus service file comes along.
+    /// The programs the desktop entry `APPID.desktop` names, and the claims it declares, if
+    /// any: the first such file of ``applicationFolders`` (where a Flatpak's exported entries
+    /// are too). `nil` when there is none, or when that entry is `Hidden=true` (the app is
+    /// uninstalled for this user). For a `DBusActivatable=true` entry, the `Exec=` of the
+    /// app's D-Bus service file comes along.
     static func entryPrograms(of appID: String) -> DesktopEntryPrograms? {
         guard !appID.contains("/") else { return nil }
         for folder in applicationFolders {
@@ -81,7 +79,9 @@ enum InstalledApps {
             if file.bool(group, "Hidden") == true { return nil }
             return DesktopEntryPrograms(
                 path: path, exec: file.string(group, "Exec"), tryExec: file.string(group, "TryExec"),
-                serviceExec: file.bool(group, "DBusActivatable") == true ? DBusServiceFiles.exec(forName: appID) : nil)
+                serviceExec: file.bool(group, "DBusActivatable") == true ? DBusServiceFiles.exec(forName: appID) : nil,
+                claims: DeclaredClaims(teamID: file.string(group, teamIDKey),
+                                       activityTypes: file.string(group, activityTypesKey)))
         }
         return nil
     }
@@ -89,16 +89,46 @@ enum InstalledApps {
     /// Starts the app: D-Bus activation when its entry is `DBusActivatable`, else its `Exec`
     /// line (GIO chooses).
     ///
+    /// - Returns: the process started, or `nil` for D-Bus activation, which the bus starts.
     /// - Throws: ``ServiceError/activity(_:)`` with `handoffFailed` when it cannot start.
-    static func launch(_ app: InstalledApp) throws {
+    static func launch(_ app: InstalledApp) throws -> Int32? {
         guard let info = g_desktop_app_info_new_from_filename(app.desktopFile) else {
             throw ServiceError.activity(.handoffFailed("the desktop entry of \(app.appID) is gone"))
         }
         defer { g_object_unref(UnsafeMutableRawPointer(info)) }
         var error: UnsafeMutablePointer<GError>?
-        guard g_app_info_launch(info, nil, nil, &error) != 0 else {
+        var started: Int32 = 0
+        let launched = withUnsafeMutablePointer(to: &started) { pid in
+            g_desktop_app_info_launch_uris_as_manager(info, nil, nil, G_SPAWN_SEARCH_PATH, nil, nil, { _, child, data in
+                data?.assumingMemoryBound(to: Int32.self).pointee = child
+            }, pid, &error)
+        }
+        guard launched != 0 else {
             throw ServiceError.activity(.handoffFailed("\(app.appID) could not be started: \(BusError(taking: error).message)"))
         }
+        return started > 0 ? started : nil
+    }
+
+    /// Whether process `pid` is `ancestor` or runs under it (a wrapper script's child, say),
+    /// following parent processes through `/proc`.
+    static func process(_ pid: Int32, isOrDescendsFrom ancestor: Int32) -> Bool {
+        var current = pid
+        for _ in 0..<32 {
+            if current == ancestor { return true }
+            guard current > 1, let parent = parentProcess(of: current) else { return false }
+            current = parent
+        }
+        return false
+    }
+
+    /// The parent of process `pid`, from `/proc/PID/stat` (the field after the state, which
+    /// follows the command name's closing parenthesis).
+    private static func parentProcess(of pid: Int32) -> Int32? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 1 else { return nil }
+        return Int32(fields[1])
     }
 
     /// Opens an http or https URL in the user's default browser (the handler of its scheme).

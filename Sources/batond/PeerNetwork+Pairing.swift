@@ -14,31 +14,50 @@ struct PairingSession {
     }
 
     var role: Role
-    /// The code both devices show, once both nonces are known.
-    var code: String?
+    /// The codes, once both nonces are known.
+    var codes: PairingCodes?
     var confirmedHere = false
     var confirmedThere = false
     /// Ends the pairing when nobody finished it in time.
     var timer: guint = 0
-    /// Calls waiting for the code.
-    var waiters: [@MainActor (Result<String, ServiceError>) -> Void] = []
+    /// Calls waiting for the codes.
+    var waiters: [@MainActor (Result<PairingCodes, ServiceError>) -> Void] = []
 
     var isRequester: Bool {
         if case .requester = role { true } else { false }
     }
 }
 
-/// Pairing: a request that commits to a nonce, the other side's nonce, the reveal; then the
-/// same code on both screens, a confirmation on each side, and each side pins the other's
-/// certificate.
+/// The two codes of a pairing, as one device sees them.
+struct PairingCodes: Equatable, Sendable {
+    /// The code this device shows: the person types it on the other device.
+    let shown: String
+    /// The code the other device shows: the person types it here.
+    let expected: String
+
+    /// The codes of a pairing from both keys and both nonces, for the device on `side`.
+    init(requesterKey: [UInt8], responderKey: [UInt8], requesterNonce: [UInt8], responderNonce: [UInt8],
+         on side: VerificationCode.Side) {
+        let code = { (shownBy: VerificationCode.Side) in
+            VerificationCode.make(requesterKey: requesterKey, responderKey: responderKey,
+                                  requesterNonce: requesterNonce, responderNonce: responderNonce, shownBy: shownBy)
+        }
+        shown = code(side)
+        expected = code(side.other)
+    }
+}
+
+/// Pairing: a request that commits to a nonce, the other side's nonce, the reveal; then each
+/// screen shows a code that the person types on the other device, and each side, once both
+/// confirmed, pins the other's certificate.
 extension PeerNetwork {
     /// How long a pairing waits for both confirmations.
     static let pairingTimeout = 120.0
     /// How long a pairing waits for the other device's nonce, or for the requester's reveal.
     static let pairingAnswerTimeout = 10.0
 
-    /// Asks `device` to pair, and returns the verification code to compare once the other
-    /// device has answered with its nonce.
+    /// Asks `device` to pair, and returns the code this device shows (to be typed on the
+    /// other) once the other device has answered with its nonce.
     ///
     /// - Throws: ``ServiceError/unknownDevice(_:)``, or ``ServiceError/pairing(_:)`` when the
     ///   device is not linked, is paired already, does not answer, or cancels.
@@ -60,10 +79,10 @@ extension PeerNetwork {
             logger.info("pairing with \(deviceName(deviceID)) requested")
             onChange()
         }
-        return (deviceID, try await pairingCode(deviceID))
+        return (deviceID, try await pairingCodes(deviceID).shown)
     }
 
-    /// Confirms the pairing with `device`, whose screen shows `code`.
+    /// Confirms the pairing with `device`, whose screen shows `code`: the person typed it here.
     ///
     /// - Returns: whether the devices are paired now (`false`: waiting for the other side).
     /// - Throws: ``ServiceError/pairing(_:)`` when no pairing is in progress, or the code is
@@ -74,13 +93,14 @@ extension PeerNetwork {
             throw ServiceError.pairing(isPaired(deviceID) ? "\(deviceName(deviceID)) is paired already"
                 : "no pairing with \(deviceName(deviceID)) is in progress: start one with baton pair \(device)")
         }
-        let expected = try await pairingCode(deviceID)
-        guard VerificationCode.matches(code, expected) else {
+        let codes = try await pairingCodes(deviceID)
+        guard VerificationCode.matches(code, codes.expected) else {
             endPairing(deviceID, sending: "the verification code did not match", because: "the verification code was wrong")
             logger.warning("wrong verification code for \(deviceName(deviceID)): pairing cancelled, nothing pinned")
-            throw ServiceError.pairing("wrong verification code: nothing was paired; start again with baton pair")
+            let own = VerificationCode.matches(code, codes.shown) ? " (that is the code this device shows: type the one \(deviceName(deviceID)) shows)" : ""
+            throw ServiceError.pairing("wrong verification code\(own): nothing was paired; start again with baton pair")
         }
-        guard pairings[deviceID]?.code == expected else {
+        guard pairings[deviceID]?.codes == codes else {
             throw ServiceError.pairing("the pairing with \(deviceName(deviceID)) ended before it was confirmed: nothing was paired")
         }
         pairings[deviceID]?.confirmedHere = true
@@ -102,17 +122,17 @@ extension PeerNetwork {
         logger.info("unpaired \(deviceName(deviceID))")
     }
 
-    /// The pairing's code, waiting up to ``pairingAnswerTimeout`` for the nonces.
-    private func pairingCode(_ deviceID: String) async throws -> String {
+    /// The pairing's codes, waiting up to ``pairingAnswerTimeout`` for the nonces.
+    private func pairingCodes(_ deviceID: String) async throws -> PairingCodes {
         guard let session = pairings[deviceID] else {
             throw ServiceError.pairing("the pairing with \(deviceName(deviceID)) ended")
         }
-        if let code = session.code { return code }
+        if let codes = session.codes { return codes }
         let result = await TimedWait.value(timeout: Self.pairingAnswerTimeout) { finish in
             pairings[deviceID]?.waiters.append(finish)
         }
         guard let result else {
-            if let code = pairings[deviceID]?.code { return code }
+            if let codes = pairings[deviceID]?.codes { return codes }
             endPairing(deviceID, sending: "no answer in time", because: "no answer in time")
             throw ServiceError.pairing("\(deviceName(deviceID)) did not answer within \(Int(Self.pairingAnswerTimeout)) s: nothing was paired")
         }
@@ -122,9 +142,10 @@ extension PeerNetwork {
     /// A device asks to pair. A paired device asking again has forgotten this one, so its
     /// pin goes here too. When both asked at once, the request of the lower device id wins.
     ///
-    /// Requests are limited per device id, per address and per network, and at most
-    /// ``maximumIncomingPairings`` may wait for the person at once: past that, a request is
-    /// cancelled and nobody is prompted.
+    /// Requests are limited per device id, per address and per network (past that, a request
+    /// is cancelled and nobody is prompted), and few may wait at once
+    /// (``incomingPairingQuota``): a newcomer ends the oldest of its address, then of its
+    /// network, then of all.
     func pairingRequested(by deviceID: String, commitment: [UInt8], over link: PeerLink) {
         if let refusal = refusalOfPairingRequest(from: deviceID, host: link.remoteHost) {
             logStranger("pairing request from \(displayName(deviceID)) at \(link.remoteAddress) refused: \(refusal)")
@@ -142,10 +163,14 @@ extension PeerNetwork {
             }
         }
         if let session = pairings[deviceID] {
-            if session.isRequester, session.code == nil, identity.deviceID < deviceID { return }
-            if !session.isRequester || session.code != nil {
+            if session.isRequester, session.codes == nil, identity.deviceID < deviceID { return }
+            if !session.isRequester || session.codes != nil {
                 endPairing(deviceID, sending: nil, because: "\(deviceName(deviceID)) started the pairing again")
             }
+        }
+        for other in incomingPairingQuota.admit(deviceID, from: link.remoteHost) ?? [] {
+            endPairing(other, sending: "too many pairing requests are waiting there; try again later",
+                       because: "a newer request needed its place")
         }
         let nonce = PairingNonce.make()
         beginPairing(deviceID, as: .responder(commitment: commitment, nonce: nonce))
@@ -155,10 +180,6 @@ extension PeerNetwork {
 
     /// Why a pairing request from `deviceID` at `host` is refused now, if it is.
     private func refusalOfPairingRequest(from deviceID: String, host: String) -> String? {
-        let waiting = pairings.filter { !$0.value.isRequester && $0.key != deviceID }.count
-        guard waiting < Self.maximumIncomingPairings else {
-            return "too many pairing requests are waiting here; try again later"
-        }
         let now = Self.monotonicNow
         let network = NetworkPrefix.of(host)
         // Each limit is checked before any is counted, so a refused request uses up nothing.
@@ -176,20 +197,19 @@ extension PeerNetwork {
 
     /// The other device answered this device's request with its nonce: the code is known.
     func pairingAccepted(by deviceID: String, nonce: [UInt8], over link: PeerLink) {
-        guard let session = pairings[deviceID], case .requester(let ownNonce) = session.role, session.code == nil else {
+        guard let session = pairings[deviceID], case .requester(let ownNonce) = session.role, session.codes == nil else {
             return refuseUnexpectedPairingMessage(from: deviceID, over: link)
         }
         link.send(.pairReveal(nonce: ownNonce))
-        settle(deviceID, code: VerificationCode.make(requesterKey: identity.publicKeyInfo,
-                                                     responderKey: link.peerPublicKeyInfo,
-                                                     requesterNonce: ownNonce, responderNonce: nonce))
-        logger.info("pairing with \(deviceName(deviceID)): code \(pairings[deviceID]?.code ?? "")")
+        settle(deviceID, codes: PairingCodes(requesterKey: identity.publicKeyInfo, responderKey: link.peerPublicKeyInfo,
+                                             requesterNonce: ownNonce, responderNonce: nonce, on: .requester))
+        logger.info("pairing with \(displayName(deviceID)): both nonces known")
     }
 
     /// The requester revealed its nonce: it must be the one it committed to.
     func pairingRevealed(by deviceID: String, nonce: [UInt8], over link: PeerLink) {
         guard let session = pairings[deviceID], case .responder(let commitment, let ownNonce) = session.role,
-              session.code == nil else {
+              session.codes == nil else {
             return refuseUnexpectedPairingMessage(from: deviceID, over: link)
         }
         guard PairingNonce.commitment(to: nonce) == commitment else {
@@ -197,15 +217,15 @@ extension PeerNetwork {
             return endPairing(deviceID, sending: "the revealed nonce did not match its commitment",
                               because: "the other device broke the pairing protocol")
         }
-        let code = VerificationCode.make(requesterKey: link.peerPublicKeyInfo, responderKey: identity.publicKeyInfo,
-                                         requesterNonce: nonce, responderNonce: ownNonce)
-        settle(deviceID, code: code)
-        logger.info("\(displayName(deviceID)) asks to pair; code \(code)")
-        onPairingRequest(deviceID, code)
+        let codes = PairingCodes(requesterKey: link.peerPublicKeyInfo, responderKey: identity.publicKeyInfo,
+                                 requesterNonce: nonce, responderNonce: ownNonce, on: .responder)
+        settle(deviceID, codes: codes)
+        logger.info("\(displayName(deviceID)) asks to pair")
+        onPairingRequest(deviceID, codes.shown)
     }
 
     func pairingConfirmedRemotely(by deviceID: String, over link: PeerLink) {
-        guard pairings[deviceID]?.code != nil else {
+        guard pairings[deviceID]?.codes != nil else {
             // A confirmation for a pairing this device does not have (lost with an earlier
             // link): cancel, so the other side does not pin this device alone.
             guard !isPaired(deviceID) else { return }
@@ -219,6 +239,7 @@ extension PeerNetwork {
     /// device is told `cancel` when given.
     func endPairing(_ deviceID: String, sending cancel: String?, because reason: String) {
         guard let session = pairings.removeValue(forKey: deviceID) else { return }
+        incomingPairingQuota.remove(deviceID)
         if let cancel { links[deviceID]?.send(.pairCancel(reason: cancel)) }
         GLibSources.cancel(session.timer)
         for waiter in session.waiters {
@@ -240,22 +261,31 @@ extension PeerNetwork {
     private func beginPairing(_ deviceID: String, as role: PairingSession.Role) {
         var session = PairingSession(role: role)
         session.waiters = pairings[deviceID]?.waiters ?? []
-        session.timer = GLibSources.once(after: Self.pairingTimeout) { [weak self] in
-            guard let self, self.pairings[deviceID] != nil else { return }
-            self.pairings[deviceID]?.timer = 0
-            self.endPairing(deviceID, sending: "not confirmed in time", because: "not confirmed in time")
-            self.logger.notice("pairing with \(self.deviceName(deviceID)) timed out")
-        }
         if let old = pairings[deviceID] { GLibSources.cancel(old.timer) }
         pairings[deviceID] = session
+        armPairingTimer(deviceID, after: Self.pairingAnswerTimeout, "no answer in time")
     }
 
-    /// The code is known: waiting calls get it.
-    private func settle(_ deviceID: String, code: String) {
+    /// Ends the pairing with `deviceID` after `seconds` unless it ends first: the nonces must
+    /// be exchanged within ``pairingAnswerTimeout``, the confirmations within ``pairingTimeout``.
+    private func armPairingTimer(_ deviceID: String, after seconds: Double, _ reason: String) {
+        GLibSources.cancel(pairings[deviceID]?.timer ?? 0)
+        pairings[deviceID]?.timer = GLibSources.once(after: seconds) { [weak self] in
+            guard let self, self.pairings[deviceID] != nil else { return }
+            self.pairings[deviceID]?.timer = 0
+            self.endPairing(deviceID, sending: reason, because: reason)
+            self.logger.notice("pairing with \(self.deviceName(deviceID)) ended: \(reason)")
+        }
+    }
+
+    /// The codes are known: waiting calls get them, and the person has ``pairingTimeout`` to
+    /// confirm on both devices.
+    private func settle(_ deviceID: String, codes: PairingCodes) {
         guard let waiters = pairings[deviceID]?.waiters else { return }
-        pairings[deviceID]?.code = code
+        pairings[deviceID]?.codes = codes
         pairings[deviceID]?.waiters = []
-        for waiter in waiters { waiter(.success(code)) }
+        armPairingTimer(deviceID, after: Self.pairingTimeout, "not confirmed in time")
+        for waiter in waiters { waiter(.success(codes)) }
         onChange()
     }
 

@@ -39,6 +39,10 @@ final class PeerNetwork {
     /// Unpaired devices linked before, by when their link closed: still listed, and dialed
     /// again to pair. Their names and addresses stay in ``names`` and ``addresses``.
     private(set) var seenDevices: [String: Date] = [:]
+    /// Places in ``seenDevices``, so that strangers cycling through keys from one address or
+    /// network cannot push the other devices out.
+    private var seenQuota = ConnectionQuota<String>(total: maximumSeenDevices, perAddress: maximumPerAddress,
+                                                    perNetwork: maximumPerNetwork)
     private var introductions: [ObjectIdentifier: PeerLink] = [:]
     /// Places for strangers: incoming handshakes (paired devices' addresses have their own),
     /// links waiting for their hello, and introduced unpaired links.
@@ -53,8 +57,9 @@ final class PeerNetwork {
                                                             perAddress: maximumPerAddress, perNetwork: maximumPerNetwork)
     private var handshakes: [Int: IncomingHandshake] = [:]
     private var nextHandshake = 1
-    /// Calls waiting for a device's link (pairing with a device not linked now).
-    private var linkWaiters: [String: [@MainActor (Bool) -> Void]] = [:]
+    /// Calls waiting for a device's link (pairing with a device not linked now), by device
+    /// id and a token of each call.
+    private var linkWaiters: [String: [UUID: @MainActor (Bool) -> Void]] = [:]
     /// What strangers make this device log, and do: pairing requests per device id, address
     /// and network, and log lines about unpaired devices.
     var pairingRequestLimits = (device: RateLimit(count: 3, per: 60), address: RateLimit(count: 6, per: 60),
@@ -62,6 +67,8 @@ final class PeerNetwork {
     private var strangerLogLimit = RateLimit(count: 20, per: 60)
     private var suppressedStrangerLines = 0
     var pairings: [String: PairingSession] = [:]
+    /// Places for pairings other devices asked for, by device id.
+    var incomingPairingQuota = ConnectionQuota<String>(total: maximumIncomingPairings, perAddress: 1, perNetwork: 2)
     private var plan = DialPlan()
     private var dialTimer: guint = 0
     private var fetches: [UInt32: (deviceID: String, finish: (Result<[UInt8], UserActivityError>) -> Void)] = [:]
@@ -90,7 +97,8 @@ final class PeerNetwork {
     /// Seconds before an unpaired device whose link closed is dialed again on its own
     /// (pairing dials it at once).
     static let unpairedRedial = 300.0
-    /// The most pairings another device asked for that may wait for confirmation at once.
+    /// The most pairings other devices asked for that may be under way at once, in all, per
+    /// address and per network.
     static let maximumIncomingPairings = 4
     /// How long offers are gathered before they are pushed (changes come in bursts).
     static let offerDebounce = 0.01
@@ -242,8 +250,12 @@ final class PeerNetwork {
                     plan.finished(address, deviceID: link.peerDeviceID == identity.deviceID ? nil : link.peerDeviceID)
                     adopt(link, dialed: address)
                 } catch {
+                    let deviceID = plan.targets[address]?.deviceID
                     plan.finished(address, deviceID: nil)
                     logger.debug("dialing \(address) failed: \(error)")
+                    if let deviceID, let waiters = linkWaiters.removeValue(forKey: deviceID) {
+                        for waiter in waiters.values { waiter(false) }
+                    }
                 }
             }
         }
@@ -272,6 +284,10 @@ final class PeerNetwork {
         link.onClose = { [weak self, weak link] reason in
             guard let self, let link else { return }
             self.closed(link, reason: reason)
+        }
+        link.onDroppedOffer = { [weak self, weak link] error in
+            guard let self, let link else { return }
+            self.logStranger("an offer from \(self.displayName(link.peerDeviceID)) was dropped: \(error)")
         }
         link.start()
         link.send(.hello(PeerHello(deviceID: identity.deviceID, name: name, port: UInt32(listener?.port ?? 0))))
@@ -383,11 +399,12 @@ final class PeerNetwork {
         link.isTrusted = isPaired(deviceID)
         names[deviceID] = hello.name
         seenDevices[deviceID] = nil
+        seenQuota.remove(deviceID)
         let address = hello.port == 0 ? nil : PeerAddress.format(host: link.remoteHost, port: hello.port)
         addresses[deviceID] = address
         let linked = "linked with \(hello.name) (\(deviceID)) at \(link.remoteAddress)"
         if isPaired(deviceID) { logger.info("\(linked), paired") } else { logStranger(linked) }
-        for waiter in linkWaiters.removeValue(forKey: deviceID) ?? [] { waiter(true) }
+        for waiter in (linkWaiters.removeValue(forKey: deviceID) ?? [:]).values { waiter(true) }
         if isPaired(deviceID) {
             if let address { plan.add(address, deviceID: deviceID, source: .paired) }
             do {
@@ -444,6 +461,7 @@ final class PeerNetwork {
 
     private func forgetSeen(_ deviceID: String) {
         seenDevices[deviceID] = nil
+        seenQuota.remove(deviceID)
         guard !isPaired(deviceID), links[deviceID] == nil else { return }
         names[deviceID] = nil
         addresses[deviceID] = nil
@@ -472,9 +490,8 @@ final class PeerNetwork {
             plan.lost(deviceID, after: Date().timeIntervalSince(link.openedAt))
         } else {
             seenDevices[deviceID] = Date()
-            while seenDevices.count > Self.maximumSeenDevices,
-                  let oldest = seenDevices.min(by: { $0.value < $1.value })?.key {
-                forgetSeen(oldest)
+            for other in seenQuota.admit(deviceID, from: link.remoteHost) ?? [] where other != deviceID {
+                forgetSeen(other)
             }
             plan.rest(deviceID, for: Self.unpairedRedial)
         }
@@ -499,15 +516,14 @@ final class PeerNetwork {
     func linkDialingIfNeeded(_ deviceID: String, timeout: Double = 5) async -> PeerLink? {
         if let link = links[deviceID], link.isOpen { return link }
         guard let address = addresses[deviceID] ?? paired.devices[deviceID]?.address else { return nil }
-        Task { @MainActor in
-            do {
-                adopt(try await tls.connect(to: address), dialed: address)
-            } catch {
-                logger.debug("dialing \(address) failed: \(error)")
-                for waiter in linkWaiters.removeValue(forKey: deviceID) ?? [] { waiter(false) }
-            }
+        plan.request(address, deviceID: deviceID)
+        let token = UUID()
+        _ = await TimedWait.value(timeout: timeout) { finish in
+            linkWaiters[deviceID, default: [:]][token] = finish
+            dialDue()
         }
-        _ = await TimedWait.value(timeout: timeout) { finish in linkWaiters[deviceID, default: []].append(finish) }
+        linkWaiters[deviceID]?[token] = nil
+        if linkWaiters[deviceID]?.isEmpty == true { linkWaiters[deviceID] = nil }
         guard let link = links[deviceID], link.isOpen else { return nil }
         return link
     }

@@ -162,17 +162,18 @@ final class IdentityTests: XCTestCase {
         let b = try DeviceIdentity.generate().publicKeyInfo
         let c = try DeviceIdentity.generate().publicKeyInfo
         let (na, nb) = (PairingNonce.make(), PairingNonce.make())
-        let code = VerificationCode.make(requesterKey: a, responderKey: b, requesterNonce: na, responderNonce: nb)
-        XCTAssertEqual(code, VerificationCode.make(requesterKey: a, responderKey: b, requesterNonce: na, responderNonce: nb))
+        let code = VerificationCode.make(requesterKey: a, responderKey: b, requesterNonce: na, responderNonce: nb, shownBy: .requester)
+        XCTAssertEqual(code, VerificationCode.make(requesterKey: a, responderKey: b, requesterNonce: na, responderNonce: nb, shownBy: .requester))
         XCTAssertEqual(code.count, 6)
         XCTAssertTrue(code.allSatisfy(\.isNumber))
-        // Each input, and the roles, change the code (each comparison clashes by chance one
+        // Each input, the roles, and which device shows it change the code (each comparison clashes by chance one
         // time in a million).
         let others = [
-            VerificationCode.make(requesterKey: a, responderKey: c, requesterNonce: na, responderNonce: nb),
-            VerificationCode.make(requesterKey: b, responderKey: a, requesterNonce: na, responderNonce: nb),
-            VerificationCode.make(requesterKey: a, responderKey: b, requesterNonce: PairingNonce.make(), responderNonce: nb),
-            VerificationCode.make(requesterKey: a, responderKey: b, requesterNonce: na, responderNonce: PairingNonce.make()),
+            VerificationCode.make(requesterKey: a, responderKey: c, requesterNonce: na, responderNonce: nb, shownBy: .requester),
+            VerificationCode.make(requesterKey: b, responderKey: a, requesterNonce: na, responderNonce: nb, shownBy: .requester),
+            VerificationCode.make(requesterKey: a, responderKey: b, requesterNonce: PairingNonce.make(), responderNonce: nb, shownBy: .requester),
+            VerificationCode.make(requesterKey: a, responderKey: b, requesterNonce: na, responderNonce: PairingNonce.make(), shownBy: .requester),
+            VerificationCode.make(requesterKey: a, responderKey: b, requesterNonce: na, responderNonce: nb, shownBy: .responder),
         ]
         XCTAssertFalse(others.contains(code), "\(others) against \(code)")
         XCTAssertTrue(VerificationCode.matches(code.prefix(3) + " " + code.suffix(3), code))

@@ -102,23 +102,24 @@ final class PairingProtocolTests: XCTestCase {
     private func pairThroughProtocol(_ peer: Peer) async throws -> String {
         let nonces = try await requestPairing(peer)
         peer.link.send(.pairReveal(nonce: nonces.own))
-        let code = VerificationCode.make(requesterKey: peer.identity.publicKeyInfo,
-                                         responderKey: peer.link.peerPublicKeyInfo,
-                                         requesterNonce: nonces.own, responderNonce: nonces.theirs)
+        let code = { (side: VerificationCode.Side) in
+            VerificationCode.make(requesterKey: peer.identity.publicKeyInfo, responderKey: peer.link.peerPublicKeyInfo,
+                                  requesterNonce: nonces.own, responderNonce: nonces.theirs, shownBy: side)
+        }
         var shown: String?
         let revealed = await eventually {
             shown = try self.device(peer.identity.deviceID)?["pairing-code"] as? String
             return shown != nil
         }
         XCTAssertTrue(revealed)
-        XCTAssertEqual(shown, code, "batond shows the code computed from both keys and both nonces")
-        let confirm = try session.baton(["pair", "--confirm", peer.identity.deviceID, code])
+        XCTAssertEqual(shown, code(.responder), "batond shows its code computed from both keys and both nonces")
+        let confirm = try session.baton(["pair", "--confirm", peer.identity.deviceID, code(.requester)])
         XCTAssertEqual(confirm.status, 0, confirm.errorOutput)
         peer.link.send(.pairConfirm)
         peer.link.isTrusted = true
         let paired = await eventually { try self.device(peer.identity.deviceID)?["paired"] as? Bool == true }
         XCTAssertTrue(paired, "both confirmed: batond pins the device")
-        return code
+        return code(.requester)
     }
 
     /// `baton pair DEVICE` in the background (it waits for the other device's nonce), with
@@ -146,7 +147,7 @@ final class PairingProtocolTests: XCTestCase {
         }
         let firstCode = VerificationCode.make(requesterKey: first.identity.publicKeyInfo,
                                               responderKey: first.link.peerPublicKeyInfo,
-                                              requesterNonce: own, responderNonce: theirs)
+                                              requesterNonce: own, responderNonce: theirs, shownBy: .responder)
         XCTAssertTrue(firstOutput.contains("Verification code: \(firstCode)"),
                       "the lower id's request decides the code: \(firstOutput)")
 
@@ -169,7 +170,7 @@ final class PairingProtocolTests: XCTestCase {
         XCTAssertEqual(PairingNonce.commitment(to: batondNonce), commitment, "the nonce it committed to")
         let secondCode = VerificationCode.make(requesterKey: second.link.peerPublicKeyInfo,
                                                responderKey: second.identity.publicKeyInfo,
-                                               requesterNonce: batondNonce, responderNonce: nonce)
+                                               requesterNonce: batondNonce, responderNonce: nonce, shownBy: .requester)
         XCTAssertTrue(secondOutput.contains("Verification code: \(secondCode)"), secondOutput)
     }
 

@@ -66,7 +66,7 @@ final class StrangerTests: XCTestCase {
         try startBatond()
         let stranger = try await connect(name: "Printer")
         let nonces = await stranger.requestPairing()
-        let code = stranger.revealAndConfirm(own: nonces.own, theirs: try XCTUnwrap(nonces.theirs))
+        let codes = stranger.revealAndConfirm(own: nonces.own, theirs: try XCTUnwrap(nonces.theirs))
 
         let shown = await eventually { !self.pairingNotifications.isEmpty }
         XCTAssertTrue(shown, "the request is shown to the person")
@@ -76,8 +76,9 @@ final class StrangerTests: XCTestCase {
         let body = notification["body"] as? String ?? ""
         let shortID = String(stranger.identity.deviceID.prefix(8))
         XCTAssertTrue(summary.contains("Printer") && summary.contains(shortID), "name and short id: \(summary)")
-        XCTAssertTrue(body.contains(code), "the code to compare: \(body)")
-        XCTAssertTrue(body.contains("baton pair --confirm \(shortID)"), "what to run to confirm: \(body)")
+        XCTAssertTrue(body.contains(codes.batonds), "the code to type on the other device: \(body)")
+        XCTAssertFalse(body.contains(codes.ours), "never the code to type here: \(body)")
+        XCTAssertTrue(body.contains("baton pair --confirm \(shortID) CODE"), "what to run to confirm: \(body)")
 
         // The notification server clicked it (the default action) 0.2 s after it appeared.
         _ = await pumpMainLoop(timeout: 1.5) { false }
@@ -85,9 +86,18 @@ final class StrangerTests: XCTestCase {
                        "a click and the stranger's own confirmation pair nothing")
         XCTAssertFalse(stranger.received.contains { if case .offers = $0 { true } else { false } })
 
-        // Typing the code the other device shows is what confirms.
+        // The code this screen shows does not confirm: typing the one the other device shows does.
+        let own = try session.baton(["pair", "--confirm", shortID, codes.batonds])
+        XCTAssertEqual(own.status, 1, "this device's own code confirms nothing")
+        XCTAssertEqual(try device(stranger.identity.deviceID)?["paired"] as? Bool, false)
+        let cancelled = await eventually { stranger.cancelReason != nil }
+        XCTAssertTrue(cancelled, "a wrong code ends the pairing on both devices")
+        let retry = await stranger.requestPairing()
+        let retried = stranger.revealAndConfirm(own: retry.own, theirs: try XCTUnwrap(retry.theirs))
+        let shownAgain = await eventually { try self.device(stranger.identity.deviceID)?["pairing-code"] != nil }
+        XCTAssertTrue(shownAgain)
         stranger.link.isTrusted = true
-        let confirm = try session.baton(["pair", "--confirm", shortID, code])
+        let confirm = try session.baton(["pair", "--confirm", shortID, retried.ours])
         XCTAssertEqual(confirm.status, 0, confirm.errorOutput)
         let paired = await eventually { try self.device(stranger.identity.deviceID)?["paired"] as? Bool == true }
         XCTAssertTrue(paired, "the person typed the code: paired")
@@ -120,15 +130,34 @@ final class StrangerTests: XCTestCase {
         XCTAssertLessThanOrEqual(pairingNotifications.count, 4 + 3, "a flood of requests does not flood the screen")
     }
 
+    func testRequestersThatNeverRevealHoldNoPlace() async throws {
+        try startBatond()
+        let first = try await connect(name: "silent 1")
+        let firstNonces = await first.requestPairing()
+        XCTAssertNotNil(firstNonces.theirs)
+        // A second request from the same address takes the only place an address has.
+        let second = try await connect(name: "silent 2")
+        let secondNonces = await second.requestPairing()
+        XCTAssertNotNil(secondNonces.theirs, "a newer request is answered")
+        let evicted = await eventually { first.cancelReason != nil }
+        XCTAssertTrue(evicted, "the older request from that address ends")
+        XCTAssertEqual(try device(first.identity.deviceID)?["pairing-code"] as? String, nil)
+        // One that never reveals its nonce is dropped after 10 s, before anyone is prompted.
+        let dropped = await eventually(timeout: 15) { second.cancelReason != nil }
+        XCTAssertTrue(dropped, "a requester that does not reveal is dropped")
+        XCTAssertTrue(second.cancelReason?.contains("no answer in time") == true, "\(second.cancelReason ?? "")")
+        XCTAssertTrue(pairingNotifications.isEmpty, "nobody was prompted: \(pairingNotifications)")
+    }
+
     func testARequestUnderAPairedDevicesNameIsFlagged() async throws {
         try startBatond()
         let real = try await connect(name: "beta")
         let nonces = await real.requestPairing()
-        let code = real.revealAndConfirm(own: nonces.own, theirs: try XCTUnwrap(nonces.theirs))
+        let codes = real.revealAndConfirm(own: nonces.own, theirs: try XCTUnwrap(nonces.theirs))
         real.link.isTrusted = true
-        let revealed = await eventually { try self.device(real.identity.deviceID)?["pairing-code"] as? String == code }
+        let revealed = await eventually { try self.device(real.identity.deviceID)?["pairing-code"] as? String == codes.batonds }
         XCTAssertTrue(revealed)
-        XCTAssertEqual(try session.baton(["pair", "--confirm", real.identity.deviceID, code]).status, 0)
+        XCTAssertEqual(try session.baton(["pair", "--confirm", real.identity.deviceID, codes.ours]).status, 0)
         let paired = await eventually { try self.device(real.identity.deviceID)?["paired"] as? Bool == true }
         XCTAssertTrue(paired)
 

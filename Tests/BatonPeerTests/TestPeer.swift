@@ -70,13 +70,17 @@ final class TestPeer {
         received.lazy.compactMap { if case .pairCancel(let reason) = $0 { reason } else { nil } }.first
     }
 
-    /// Reveals `nonce` and confirms this side, as an attacker that computes the code itself
-    /// would; returns the code.
-    func revealAndConfirm(own: [UInt8], theirs: [UInt8]) -> String {
+    /// Reveals `nonce` and confirms this side, as an attacker that computes the codes itself
+    /// would; returns the code this device would show (to be typed on batond's device) and
+    /// the one batond shows.
+    func revealAndConfirm(own: [UInt8], theirs: [UInt8]) -> (ours: String, batonds: String) {
         link.send(.pairReveal(nonce: own))
         link.send(.pairConfirm)
-        return VerificationCode.make(requesterKey: identity.publicKeyInfo, responderKey: link.peerPublicKeyInfo,
-                                     requesterNonce: own, responderNonce: theirs)
+        let code = { (side: VerificationCode.Side) in
+            VerificationCode.make(requesterKey: self.identity.publicKeyInfo, responderKey: self.link.peerPublicKeyInfo,
+                                  requesterNonce: own, responderNonce: theirs, shownBy: side)
+        }
+        return (code(.requester), code(.responder))
     }
 }
 

@@ -42,6 +42,13 @@ final class NoteWindow: ApplicationWindow {
         gtk_editable_set_text(OpaquePointer(entry), text + " (active)")
     }
 
+    /// Gives the activity a summary the service refuses (an expiration that never comes, as
+    /// a bug might), retitled "Note: refused".
+    func makeUnpublishable() {
+        userActivity?.title = "Note: refused"
+        userActivity?.expirationDate = Date(timeIntervalSince1970: .infinity)
+    }
+
     override func restoreUserActivityState(_ userActivity: UserActivity) {
         if case .string(let text) = userActivity.userInfo["text"] {
             gtk_editable_set_text(OpaquePointer(entry), text)
@@ -83,6 +90,7 @@ final class NoteApp: BatonApplication, ApplicationDelegate {
         self.window = window
         window.present()
         GLibSources.onUnixSignal(SIGUSR1) { [weak self] in self?.window?.touch() }
+        GLibSources.onUnixSignal(SIGUSR2) { [weak self] in self?.window?.makeUnpublishable() }
         let ineligible = arguments.contains("--ineligible")
         if ineligible { window.userActivity?.isEligibleForHandoff = false }
         if fault != nil || ineligible {

@@ -8,7 +8,8 @@ import Foundation
 ///     BatonTestApp register --count N [--app-id ID] [--team T] [--types a,b]
 ///     BatonTestApp impostor-daemon
 ///
-/// `app` appends " (active)" to its note on SIGUSR1, as a user typing would.
+/// `app` appends " (active)" to its note on SIGUSR1, as a user typing would, and gives its
+/// activity a summary the service refuses on SIGUSR2.
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func option(_ name: String) -> String? {

@@ -5,7 +5,8 @@ import Foundation
 import XCTest
 
 /// The rules binding a registration to what the caller cannot choose: the program an
-/// `Exec=` line names, the comparison with the program a process runs, and the decision.
+/// `Exec=` line names, the comparison with the program a process runs, the decision, and the
+/// claims a verified app is verified for.
 final class AppIdentityTests: XCTestCase {
     private var folder: URL!
 
@@ -88,17 +89,53 @@ final class AppIdentityTests: XCTestCase {
                        .verified(evidence: "/x/org.example.Mail.desktop"), "TryExec names it")
         XCTAssertEqual(try identity(mail, entry(exec: "/usr/bin/false", serviceExec: "/usr/bin/env A=1 \(mail) --gapplication-service")),
                        .verified(evidence: "/x/org.example.Mail.desktop"), "its D-Bus service names it")
-        XCTAssertEqual(try identity(impostor, nil), .unverified, "no entry: nothing to check against")
-        XCTAssertEqual(try identity(nil, nil), .unverified)
+        XCTAssertEqual(try identity(impostor, nil), .unverified("no desktop entry"), "no entry: nothing to check against")
+        XCTAssertEqual(try identity(nil, nil), .unverified("no desktop entry"))
 
-        XCTAssertThrowsError(try identity(impostor, entry(exec: "mail %U"))) { error in
-            guard case ServiceError.identityMismatch(let message) = error else { return XCTFail("\(error)") }
-            XCTAssertTrue(message.contains(impostor) && message.contains("\"mail\""), message)
-            XCTAssertEqual((error as? ServiceError)?.busName, "org.baton.Error.IdentityMismatch")
+        // Another program than the entry's (an impostor, a wrapper script, a snap) registers,
+        // unverified, saying which program runs and which the entry names.
+        XCTAssertEqual(try identity(impostor, entry(exec: "mail %U")),
+                       .unverified("runs \(impostor) but its entry names mail"))
+        XCTAssertEqual(try identity(impostor, entry(exec: "mail %U", tryExec: "/opt/mail")),
+                       .unverified("runs \(impostor) but its entry names mail or /opt/mail"))
+        XCTAssertEqual(try identity(nil, entry(exec: "mail")), .unverified("batond cannot tell which program it runs"))
+        XCTAssertFalse(try identity(mail, entry(exec: nil)).isVerified, "an entry naming no program verifies no one")
+        XCTAssertEqual(try identity(mail, entry(exec: "\"unclosed")).detail,
+                       "its desktop entry /x/org.example.Mail.desktop names no program")
+    }
+
+    /// A verified app is verified for the team and types its entry declares, and no others;
+    /// an unverified one for none, whatever its entry declares.
+    func testAVerifiedAppIsVerifiedForTheClaimsItsEntryDeclares() throws {
+        let mail = try program("mail")
+        let impostor = try program("impostor")
+        let claims = try XCTUnwrap(DeclaredClaims(teamID: "org.example",
+                                                  activityTypes: " org.example.mail.compose ; org.example.mail.read;;bad\u{202E};"))
+        XCTAssertEqual(claims.activityTypes, ["org.example.mail.compose", "org.example.mail.read"], "invalid types left out")
+        XCTAssertNil(DeclaredClaims(teamID: "", activityTypes: "a.b;"))
+        XCTAssertNil(DeclaredClaims(teamID: "org.example", activityTypes: ";"))
+        XCTAssertNil(DeclaredClaims(teamID: "org.example", activityTypes: nil))
+        let entry = DesktopEntryPrograms(path: "/x/org.example.Mail.desktop", exec: "mail", tryExec: nil, serviceExec: nil,
+                                         claims: claims)
+        func identity(_ executable: String, flatpak: String? = nil) throws -> AppIdentity {
+            try AppVerifier.identity(of: "org.example.Mail",
+                                     evidence: IdentityEvidence(flatpakInfo: flatpak, executable: executable, entry: entry),
+                                     searchPath: searchPath)
         }
-        XCTAssertThrowsError(try identity(nil, entry(exec: "mail")), "the program cannot be read")
-        XCTAssertThrowsError(try identity(mail, entry(exec: nil)), "an entry naming no program verifies no one")
-        XCTAssertThrowsError(try identity(mail, entry(exec: "\"unclosed")))
+        let real = try identity(mail)
+        XCTAssertEqual(real, .verified(evidence: "/x/org.example.Mail.desktop", declaring: claims))
+        XCTAssertEqual(real.verifiedActivityTypes(teamID: "org.example", activityTypes: ["org.example.mail.compose", "x.y"]),
+                       ["org.example.mail.compose"], "only declared types")
+        XCTAssertEqual(real.verifiedActivityTypes(teamID: "com.evil", activityTypes: ["org.example.mail.compose"]), [],
+                       "another team than the declared one: nothing")
+        XCTAssertEqual(try identity(impostor).verifiedActivityTypes(teamID: "org.example",
+                                                                     activityTypes: ["org.example.mail.compose"]), [])
+        let sandboxed = try identity(impostor, flatpak: "[Application]\nname=org.example.Mail\n")
+        XCTAssertEqual(sandboxed, .verified(evidence: "Flatpak org.example.Mail", declaring: claims),
+                       "a Flatpak is verified for what its exported entry declares")
+        XCTAssertEqual(AppIdentity.verified(evidence: "Flatpak org.example.Mail")
+            .verifiedActivityTypes(teamID: "org.example", activityTypes: ["org.example.mail.compose"]), [],
+                       "a Flatpak without an entry declaring claims is verified for none")
     }
 
     func testASandboxedAppIsVerifiedByItsFlatpakID() throws {
@@ -137,7 +174,8 @@ final class AppIdentityTests: XCTestCase {
         func write(_ text: String, _ path: String) throws {
             try text.write(to: folder.appendingPathComponent(path), atomically: true, encoding: .utf8)
         }
-        try write("[Desktop Entry]\nType=Application\nName=Mail\nExec=/usr/bin/mail %U\nTryExec=mail\n",
+        try write("[Desktop Entry]\nType=Application\nName=Mail\nExec=/usr/bin/mail %U\nTryExec=mail\n"
+                    + "X-Baton-TeamID=org.example\nX-Baton-ActivityTypes=org.example.mail.compose;\n",
                   "system/applications/org.example.Mail.desktop")
         try write("[Desktop Entry]\nType=Application\nName=Player\nExec=/usr/bin/false\nDBusActivatable=true\n",
                   "system/applications/org.example.Player.desktop")
@@ -149,7 +187,9 @@ final class AppIdentityTests: XCTestCase {
 
         XCTAssertEqual(InstalledApps.entryPrograms(of: "org.example.Mail"),
                        DesktopEntryPrograms(path: system.appendingPathComponent("applications/org.example.Mail.desktop").path,
-                                            exec: "/usr/bin/mail %U", tryExec: "mail", serviceExec: nil))
+                                            exec: "/usr/bin/mail %U", tryExec: "mail", serviceExec: nil,
+                                            claims: DeclaredClaims(teamID: "org.example", activityTypes: "org.example.mail.compose")))
+        XCTAssertNil(InstalledApps.entryPrograms(of: "org.example.Player")?.claims, "no claims declared")
         XCTAssertEqual(InstalledApps.entryPrograms(of: "org.example.Player")?.serviceExec,
                        "/usr/bin/player --gapplication-service")
         XCTAssertEqual(InstalledApps.entryPrograms(of: "org.example.Player")?.programs, ["/usr/bin/false", "/usr/bin/player"])
@@ -159,5 +199,6 @@ final class AppIdentityTests: XCTestCase {
         try write("[Desktop Entry]\nType=Application\nName=Mine\nExec=/home/me/mail\n",
                   "home/applications/org.example.Mail.desktop")
         XCTAssertEqual(InstalledApps.entryPrograms(of: "org.example.Mail")?.exec, "/home/me/mail", "the user's folder wins")
+        XCTAssertNil(InstalledApps.entryPrograms(of: "org.example.Mail")?.claims, "and its claims (none) with it")
     }
 }

@@ -24,6 +24,19 @@ final class ConnectionQuotaTests: XCTestCase {
         XCTAssertEqual(quota.places.map(\.id), [2, 3, 4, 5, 7, 8, 9])
     }
 
+    func testAFloodFromManyAddressesEvictsItsOwnPlacesBeforeADevicesOnlyOne() {
+        var quota = ConnectionQuota<String>(total: 16, perAddress: 4, perNetwork: 5)
+        XCTAssertEqual(quota.admit("device", from: "192.168.1.10"), [])
+        for index in 1...4 { XCTAssertEqual(quota.admit("flood \(index)", from: "192.168.1.66"), []) }
+        XCTAssertEqual(quota.admit("flood 5", from: "192.168.1.67"), ["flood 1"],
+                       "the network is full: the address holding the most loses its oldest, not the device")
+        var total = ConnectionQuota<String>(total: 4, perAddress: 4, perNetwork: 4)
+        XCTAssertEqual(total.admit("device", from: "10.0.0.1"), [])
+        for index in 1...3 { XCTAssertEqual(total.admit("flood \(index)", from: "172.16.0.\(index)"), []) }
+        XCTAssertEqual(total.admit("flood 4", from: "172.16.0.9"), ["flood 1"], "the network holding the most loses one")
+        XCTAssertTrue(total.contains("device"))
+    }
+
     func testWhenFullTheOldestEvictablePlaceGoesAndOtherwiseNothingChanges() {
         var quota = ConnectionQuota<String>(total: 3, perAddress: 3, perNetwork: 3)
         XCTAssertEqual(quota.admit("a", from: "10.1.0.1"), [])

@@ -13,7 +13,7 @@ final class ExpiryTests: XCTestCase {
         var changes = 0
         registry.onChange = { changes += 1 }
         try registry.register(busName: ":1.7", appID: "org.example.Notes", teamID: "org.example",
-                              activityTypes: ["org.example.note"], pid: 4242, isVerified: false)
+                              activityTypes: ["org.example.note"], pid: 4242, identity: .unverified("no desktop entry"))
         let summary = ActivitySummary(activityType: "org.example.note", title: "soon gone",
                                       expirationDate: Date().addingTimeInterval(0.3))
         try registry.publish(busName: ":1.7", appActivityID: "a1", summary: summary)

@@ -55,6 +55,27 @@ final class HostileInputTests: ServiceTestCase {
         try assertServiceAlive()
     }
 
+    /// A title with a tab, a line break and a right-to-left mark (common in right-to-left
+    /// mail subjects) is cleaned by the app before it publishes: listed, never refused.
+    func testAnAppsTitleWithTabsLineBreaksAndBidiMarksIsListedCleaned() throws {
+        let app = try startNoteApp("rtl", text: "tab\there\nnext line \u{200F}شكرا\u{2028}end",
+                                   waitForListing: false)
+        let cleaned = "Note: tab here next line شكرا end"
+        XCTAssertTrue(waitUntil { try activities().contains { $0["title"] as? String == cleaned } },
+                      "listed as \(cleaned.debugDescription): \(app.child.log)")
+        XCTAssertFalse(app.child.log.contains("refused the current activity"), app.child.log)
+    }
+
+    /// When the service still refuses what an app publishes, the app withdraws its activity
+    /// rather than leave the service offering the earlier, stale one.
+    func testAnActivityTheServiceRefusesIsWithdrawnNotLeftStale() throws {
+        let app = try startNoteApp("refused", text: "fresh")
+        kill(app.child.pid, SIGUSR2)
+        XCTAssertTrue(waitUntil { app.child.log.contains("the Baton service refused the current activity") }, app.child.log)
+        XCTAssertTrue(waitUntil { try activities().isEmpty }, "nothing stale is listed: \(app.child.log)")
+        XCTAssertTrue(app.child.log.contains("\"expiration\" must be a finite number"), app.child.log)
+    }
+
     @MainActor
     func testAHugeIDIsNotEchoedBack() async throws {
         let connection = try BusConnection.bus(at: session.busAddress)

@@ -84,10 +84,14 @@ final class NamespaceTests: XCTestCase {
         XCTAssertEqual(request.status, 0, request.errorOutput)
         let code = try XCTUnwrap(request.output.split(separator: "\n").first { $0.hasPrefix("Verification code: ") }?
             .dropFirst("Verification code: ".count)).description
-        XCTAssertTrue(waitUntil { (try a.baton(["devices", "--json"]).json as? [[String: Any]] ?? [])
-            .contains { $0["pairing-code"] as? String == code } }, "A shows the same code")
+        var codeA: String?
+        XCTAssertTrue(waitUntil {
+            codeA = (try a.baton(["devices", "--json"]).json as? [[String: Any]] ?? [])
+                .lazy.compactMap { $0["pairing-code"] as? String }.first
+            return codeA != nil
+        }, "A shows its own code")
         XCTAssertEqual(try a.baton(["pair", "--confirm", "beta", code]).status, 0)
-        XCTAssertEqual(try b.baton(["pair", "--confirm", "alpha", code]).status, 0)
+        XCTAssertEqual(try b.baton(["pair", "--confirm", "alpha", XCTUnwrap(codeA)]).status, 0)
 
         let trace = b.root.appendingPathComponent("target.trace.jsonl")
         try b.installTestAppEntry(id: "org.baton.Target")

@@ -84,7 +84,7 @@ final class PeerTests: XCTestCase {
         XCTAssertNotEqual(attempt.status, 0)
     }
 
-    func testBothDevicesAskingAtOnceAgreeOnOneCode() throws {
+    func testBothDevicesAskingAtOnceAgreeOnOnePairing() throws {
         let onA = try devices.a.start(ServiceSession.product("baton"), ["pair", "beta"], name: "pair-a")
         let onB = try devices.b.start(ServiceSession.product("baton"), ["pair", "alpha"], name: "pair-b")
         XCTAssertEqual(onA.waitForExit(timeout: 15), 0, onA.log)
@@ -93,8 +93,9 @@ final class PeerTests: XCTestCase {
             log.split(separator: "\n").first { $0.hasPrefix("Verification code: ") }?.dropFirst("Verification code: ".count)
         }
         let codeA = try XCTUnwrap(code(onA.log), onA.log)
-        XCTAssertEqual(codeA, code(onB.log), "one pairing, one code on both screens")
-        XCTAssertEqual(try devices.a.baton(["pair", "--confirm", "beta", String(codeA)]).status, 0)
+        let codeB = try XCTUnwrap(code(onB.log), onB.log)
+        XCTAssertNotEqual(codeA, codeB, "each screen shows the code to type on the other")
+        XCTAssertEqual(try devices.a.baton(["pair", "--confirm", "beta", String(codeB)]).status, 0)
         XCTAssertEqual(try devices.b.baton(["pair", "--confirm", "alpha", String(codeA)]).status, 0)
         XCTAssertTrue(waitUntil { try self.devices.device(self.devices.idA, on: self.devices.b)?["paired"] as? Bool == true
             && self.devices.device(self.devices.idB, on: self.devices.a)?["paired"] as? Bool == true })
@@ -105,10 +106,11 @@ final class PeerTests: XCTestCase {
         XCTAssertEqual(request.status, 0, request.errorOutput)
         XCTAssertTrue(waitUntil { try self.devices.device(self.devices.idB, on: self.devices.a)?["pairing-code"] != nil })
         let shown = try XCTUnwrap(devices.device(devices.idB, on: devices.a)?["pairing-code"] as? String)
-        let wrong = shown == "000000" ? "000001" : "000000"
-        let confirm = try devices.a.baton(["pair", "--confirm", "beta", wrong])
+        // The code on A's own screen is the one to type on B: typed on A, it is wrong.
+        let confirm = try devices.a.baton(["pair", "--confirm", "beta", shown])
         XCTAssertEqual(confirm.status, 1)
-        XCTAssertTrue(confirm.errorOutput.contains("wrong verification code"), confirm.errorOutput)
+        XCTAssertTrue(confirm.errorOutput.contains("wrong verification code (that is the code this device shows"),
+                      confirm.errorOutput)
         XCTAssertTrue(waitUntil { try self.devices.device(self.devices.idA, on: self.devices.b)?["pairing-code"] == nil },
                       "the pairing ends on B too")
         let late = try devices.b.baton(["pair", "--confirm", "alpha", shown])

@@ -3,8 +3,9 @@ import ServiceFixtures
 import XCTest
 
 /// MailComposer with the Baton service on a private session bus: registration, `baton
-/// status` and `inspect` next to a draft, and drafts continued from a file or moved to a
-/// second instance that batond launches.
+/// status` and `inspect` next to a draft, drafts continued from a file (written by hand, with
+/// recipients as lists or fields that cannot be read) or moved to a second instance that
+/// batond launches.
 final class MailComposerHandoffTests: XCTestCase {
     private var session: ServiceSession!
     private var apps: [MailComposerProcess] = []
@@ -72,6 +73,89 @@ final class MailComposerHandoffTests: XCTestCase {
         XCTAssertEqual(saved?.userInfo?["cc"] as? String, "dave@example.org")
         XCTAssertEqual(saved?.userInfo?["body"] as? String, "Written elsewhere")
         XCTAssertEqual(saved?.userInfo?["cursor"] as? Int, 7)
+    }
+
+    /// Continues the activity written as `json` with `baton continue --file`.
+    private func continueFile(_ json: String, named name: String) throws {
+        let file = session.root.appendingPathComponent(name)
+        try Data(json.utf8).write(to: file)
+        let result = try session.baton(["continue", "--file", file.path])
+        XCTAssertEqual(result.status, 0, result.errorOutput)
+    }
+
+    /// Saves a picture of the whole display in `$BATON_SCREENSHOTS`, if set.
+    private func screenshot(_ name: String) throws {
+        guard let folder = ProcessInfo.processInfo.environment["BATON_SCREENSHOTS"] else { return }
+        _ = try session.run(URL(fileURLWithPath: "/usr/bin/import"), ["-window", "root", "\(folder)/\(name).png"])
+    }
+
+    /// Issue 13: recipients as a list, the natural form, used to empty the whole draft.
+    func testAContinuedDraftWithAListOfRecipientsKeepsEveryField() throws {
+        let app = try launch([])
+        XCTAssertTrue(waitUntil { try currentTitle() != nil }, "MailComposer registered and published")
+        try continueFile("""
+            {"type": "org.example.mail.compose", "userInfo": {"to": ["carol@example.org"], "subject": "Kept", "body": "Hello"}}
+            """, named: "draft.json")
+        XCTAssertFalse(try app.windows(titled: "Kept").isEmpty, "the compose window shows the subject")
+        XCTAssertTrue(waitUntil { try inspectedDraft()?["body"] as? String == "Hello" },
+                      "the app's own save holds the body: \(String(describing: try? inspectedDraft()))")
+        let draft = try XCTUnwrap(inspectedDraft())
+        XCTAssertEqual(draft["to"] as? String, "carol@example.org")
+        XCTAssertEqual(draft["subject"] as? String, "Kept")
+        XCTAssertEqual(draft["cc"] as? String, "")
+        XCTAssertFalse(app.log.contains("could not be read"), app.log)
+        try screenshot("draft-with-recipient-list")
+    }
+
+    /// Several addresses in a list become one field, joined with ", ".
+    func testRecipientListsAreJoinedWithCommas() throws {
+        _ = try launch([])
+        XCTAssertTrue(waitUntil { try currentTitle() != nil }, "MailComposer registered and published")
+        try continueFile("""
+            {"type": "org.example.mail.compose", "userInfo": {"to": ["carol@example.org", "dave@example.org"],             "cc": ["erin@example.org"], "subject": "Many", "body": "To all"}}
+            """, named: "draft.json")
+        XCTAssertTrue(waitUntil { try inspectedDraft()?["subject"] as? String == "Many" },
+                      "the app's own save holds the draft: \(String(describing: try? inspectedDraft()))")
+        let draft = try XCTUnwrap(inspectedDraft())
+        XCTAssertEqual(draft["to"] as? String, "carol@example.org, dave@example.org")
+        XCTAssertEqual(draft["cc"] as? String, "erin@example.org")
+        XCTAssertEqual(draft["body"] as? String, "To all")
+    }
+
+    /// A field that cannot be read costs only itself, and the banner names it.
+    func testAnUnreadableFieldKeepsTheOthersAndTheBannerNamesIt() throws {
+        let app = try launch([])
+        XCTAssertTrue(waitUntil { try currentTitle() != nil }, "MailComposer registered and published")
+        try continueFile("""
+            {"type": "org.example.mail.compose", "userInfo": {"to": "carol@example.org", "cc": 42,             "subject": "Partly kept", "body": "Hello", "cursor": 2}}
+            """, named: "draft.json")
+        XCTAssertFalse(try app.windows(titled: "Partly kept").isEmpty, "the compose window shows the subject")
+        XCTAssertTrue(waitUntil { try inspectedDraft()?["subject"] as? String == "Partly kept" },
+                      "the app's own save holds the draft: \(String(describing: try? inspectedDraft()))")
+        let draft = try XCTUnwrap(inspectedDraft())
+        XCTAssertEqual(draft["to"] as? String, "carol@example.org")
+        XCTAssertEqual(draft["cc"] as? String, "")
+        XCTAssertEqual(draft["body"] as? String, "Hello")
+        XCTAssertEqual(draft["cursor"] as? Int, 2)
+        XCTAssertTrue(waitUntil {
+            app.log.contains("Some of this draft could not be read: cc (expected text or a list of addresses)")
+        }, app.log)
+        try screenshot("draft-with-unreadable-cc")
+
+        try continueFile("""
+            {"type": "org.example.mail.compose", "userInfo": {"to": ["frank@example.org", 7],             "subject": {"x": 1}, "body": "Still here", "cursor": "start"}}
+            """, named: "second.json")
+        XCTAssertTrue(waitUntil { try inspectedDraft()?["body"] as? String == "Still here" },
+                      "the app's own save holds the draft: \(String(describing: try? inspectedDraft()))")
+        let second = try XCTUnwrap(inspectedDraft())
+        XCTAssertEqual(second["to"] as? String, "frank@example.org", "the addresses that can be read are kept")
+        XCTAssertEqual(second["subject"] as? String, "")
+        XCTAssertEqual(second["cursor"] as? Int, "Still here".count)
+        XCTAssertTrue(waitUntil {
+            app.log.contains("Some of this draft could not be read: to (expected text or a list of addresses), "
+                             + "subject (expected text), cursor (expected a number)")
+        }, app.log)
+        try screenshot("draft-with-unreadable-subject")
     }
 
     func testADraftMovesToAnInstanceTheServiceLaunchesAndClosesOnTheOrigin() throws {

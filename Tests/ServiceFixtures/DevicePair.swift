@@ -47,29 +47,29 @@ public final class DevicePair {
         idB = try Self.status(of: b)["device-id"] as? String ?? ""
     }
 
-    /// Pairs the two as a person would: `baton pair alpha` on B prints the code, A lists the
-    /// same code, and each side confirms with it. Returns the code.
+    /// Pairs the two as a person would: `baton pair alpha` on B prints B's code, A lists its
+    /// own, and each side confirms with the code the other shows. Returns B's code.
     @discardableResult
     public func pair() throws -> String {
         let request = try b.baton(["pair", "alpha"])
         guard request.status == 0,
               let line = request.output.split(separator: "\n").first(where: { $0.hasPrefix("Verification code: ") })
         else { throw FixtureError("baton pair failed: \(request.errorOutput)") }
-        let code = String(line.dropFirst("Verification code: ".count))
+        let codeB = String(line.dropFirst("Verification code: ".count))
         var shownOnA: String?
         guard waitUntil(timeout: 5, {
             shownOnA = try self.device(self.idB, on: self.a)?["pairing-code"] as? String
             return shownOnA != nil
-        }), shownOnA == code else {
-            throw FixtureError("A shows code \(shownOnA ?? "none"), B printed \(code)")
+        }), let codeA = shownOnA, codeA.count == 6, codeA != codeB else {
+            throw FixtureError("A shows code \(shownOnA ?? "none"), B printed \(codeB): they must be two codes")
         }
-        let confirmA = try a.baton(["pair", "--confirm", "beta", code])
+        let confirmA = try a.baton(["pair", "--confirm", "beta", codeB])
         guard confirmA.status == 0 else { throw FixtureError("confirming on A failed: \(confirmA.errorOutput)") }
-        let confirmB = try b.baton(["pair", "--confirm", "alpha", code])
+        let confirmB = try b.baton(["pair", "--confirm", "alpha", codeA])
         guard confirmB.status == 0, confirmB.output.contains("Paired with alpha") else {
             throw FixtureError("confirming on B failed: \(confirmB.output) \(confirmB.errorOutput)")
         }
-        return code
+        return codeB
     }
 
     /// `baton devices --json` on `session`: the record of `deviceID`.

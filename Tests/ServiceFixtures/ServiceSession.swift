@@ -184,10 +184,13 @@ public final class ServiceSession {
         }
     }
 
-    /// Installs a desktop entry without a Baton claim whose `Exec` is the built BatonTestApp:
-    /// a BatonTestApp registering as `id` is then verified, as the program its entry names.
+    /// Installs a desktop entry whose `Exec` is the built BatonTestApp running as `id`, and
+    /// which declares the test app's claims (team `org.baton.test`, `org.baton.test.note`): a
+    /// BatonTestApp registering as `id` is then verified for them, as the program its entry
+    /// names, and batond starts one when none runs.
     public func installTestAppEntry(id: String) throws {
-        try installDesktopEntry(id: id, exec: Self.product("BatonTestApp").path + " app", teamID: "", activityTypes: [])
+        try installDesktopEntry(id: id, exec: Self.product("BatonTestApp").path + " app --app-id \(id)",
+                                teamID: "org.baton.test", activityTypes: ["org.baton.test.note"])
     }
 
     /// Installs a desktop entry in the session's `applications` folder.

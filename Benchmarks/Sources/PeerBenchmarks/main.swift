@@ -82,13 +82,14 @@ final class Device {
         batond = process
     }
 
-    /// Installs a desktop entry for `appID` naming this program, so batond verifies this
-    /// process as that app: only a verified app receives another device's activity.
-    func installEntry(for appID: String) throws {
+    /// Installs a desktop entry for `appID` naming this program and declaring the benchmark's
+    /// claims, so batond verifies this process as that app for them: only an app verified
+    /// for an activity type receives another device's activity of that type.
+    func installEntry(for appID: String, team: String, activityType: String) throws {
         let folder = root.appendingPathComponent("applications")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let program = ProcessExecutable.path(of: getpid()) ?? CommandLine.arguments[0]
-        try "[Desktop Entry]\nType=Application\nName=\(appID)\nExec=\(program)\n"
+        try "[Desktop Entry]\nType=Application\nName=\(appID)\nExec=\(program)\nX-Baton-TeamID=\(team)\nX-Baton-ActivityTypes=\(activityType);\n"
             .write(to: folder.appendingPathComponent("\(appID).desktop"), atomically: true, encoding: .utf8)
     }
 
@@ -222,7 +223,7 @@ func run(batond: String) async throws {
     _ = try await daemonCall(busB, "ConfirmPair", [.string("alpha"), .string(code)])
 
     let origin = try await BenchApp(connection: busA, appID: "org.bench.Origin")
-    try b.installEntry(for: "org.bench.Target")
+    try b.installEntry(for: "org.bench.Target", team: team, activityType: activityType)
     let target = try await BenchApp(connection: busB, appID: "org.bench.Target")
     let text = String(repeating: "A draft long enough to look like one. ", count: 40)
     origin.payload = Array(try UserActivityPayload(activityType: activityType, title: "bench",
