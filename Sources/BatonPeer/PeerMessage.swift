@@ -3,18 +3,48 @@ import BatonBus
 import BatonGLib
 
 /// What a device first says on a link, before anything else.
+///
+/// Besides who it is, it says which protocol it speaks and what it can do: a device sends a
+/// message that needs a capability only to peers that announced it. A device of protocol 1
+/// (the first release) announces neither; it is read as protocol 1 with no capabilities.
 public struct PeerHello: Hashable, Sendable {
     /// The sender's device id: it must be the id of the certificate it presented.
     public var deviceID: String
     public var name: String
     /// The port the sender listens on, so the receiver can dial it back later; 0 if none.
     public var port: UInt32
+    /// The protocol the sender speaks (``PeerProtocol/version`` for this build).
+    public var protocolVersion: UInt32
+    /// What the sender can do beyond protocol 1 (``PeerCapability``); unknown ones are kept
+    /// and ignored.
+    public var capabilities: Set<String>
 
-    public init(deviceID: String, name: String, port: UInt32) {
+    public init(deviceID: String, name: String, port: UInt32, protocolVersion: UInt32 = PeerProtocol.version,
+                capabilities: Set<String> = PeerProtocol.capabilities) {
         self.deviceID = deviceID
         self.name = name
         self.port = port
+        self.protocolVersion = protocolVersion
+        self.capabilities = capabilities
     }
+}
+
+/// The version and capabilities of the peer protocol this build speaks.
+public enum PeerProtocol {
+    /// 1: the first release. 2: the hello carries the version and capabilities, and a
+    /// message of a kind the receiver does not know is skipped, not fatal.
+    public static let version: UInt32 = 2
+    /// What this build announces.
+    public static let capabilities: Set<String> = [PeerCapability.typedPairingCodes]
+}
+
+/// Names of what a device can do beyond protocol 1.
+public enum PeerCapability {
+    /// Pairing where each device shows its own code and the person types it on the other.
+    public static let typedPairingCodes = "pairing-typed-codes"
+    /// The most capabilities a hello may list, and the longest name.
+    public static let maximumCount = 64
+    public static let maximumLength = 64
 }
 
 /// A current activity as one device offers it to its paired peers: never the userInfo.
@@ -65,6 +95,8 @@ public enum PeerMessage: Hashable, Sendable {
     case continued(activityID: String)
     case ping
     case pong
+    /// A message of a kind this build does not know, from a newer peer: skipped.
+    case unknown(kind: UInt8)
 
     /// The most offers one device sends at once.
     public static let maximumOffers = 64
@@ -81,8 +113,9 @@ public enum PeerMessage: Hashable, Sendable {
         }
     }
 
-    private var kind: Kind {
+    private var kind: Kind? {
         switch self {
+        case .unknown: nil
         case .hello: .hello
         case .pairRequest: .pairRequest
         case .pairAccept: .pairAccept
@@ -100,18 +133,22 @@ public enum PeerMessage: Hashable, Sendable {
         }
     }
 
-    /// Whether a peer that is not paired may send it.
-    public var isAllowedBeforePairing: Bool { kind.isAllowedBeforePairing }
+    /// Whether a peer that is not paired may send it: a message of an unknown kind may not.
+    public var isAllowedBeforePairing: Bool { kind?.isAllowedBeforePairing ?? false }
 
-    /// Whether a peer that is not paired may send a frame of this kind; unknown kinds count
-    /// as allowed here and are refused when the frame is read.
+    /// Whether a peer that is not paired may send a frame of this kind; an unknown kind may
+    /// not (only a paired peer's newer messages are skipped).
     public static func isAllowedBeforePairing(kind rawKind: UInt8) -> Bool {
-        Kind(rawValue: rawKind)?.isAllowedBeforePairing ?? true
+        Kind(rawValue: rawKind)?.isAllowedBeforePairing ?? false
     }
 
     /// The message as one frame.
     public var frame: [UInt8] {
-        PeerFrame.encode(kind: kind.rawValue, body: BusValue.serialize(record: record))
+        PeerFrame.encode(kind: kind?.rawValue ?? unknownKind, body: BusValue.serialize(record: record))
+    }
+
+    private var unknownKind: UInt8 {
+        if case .unknown(let kind) = self { kind } else { 0 }
     }
 
     /// The first of `offers` that one `offers` message can carry: at most ``maximumOffers``,
@@ -128,8 +165,9 @@ public enum PeerMessage: Hashable, Sendable {
     private var record: [String: BusValue] {
         switch self {
         case .hello(let hello):
-            return ["id": .string(hello.deviceID), "name": .string(hello.name), "port": .uint32(hello.port)]
-        case .pairConfirm, .unpair, .ping, .pong:
+            return ["id": .string(hello.deviceID), "name": .string(hello.name), "port": .uint32(hello.port),
+                    "protocol": .uint32(hello.protocolVersion), "capabilities": .strings(hello.capabilities.sorted())]
+        case .pairConfirm, .unpair, .ping, .pong, .unknown:
             return [:]
         case .pairRequest(let commitment):
             return ["commitment": .bytes(commitment)]
@@ -168,9 +206,14 @@ public enum PeerMessage: Hashable, Sendable {
     /// Reads a frame's message as ``init(kind:body:)`` does, adding to `droppedOffers` why
     /// each offer left out of an `offers` message was invalid, so the receiver can count them.
     ///
-    /// - Throws: ``PeerProtocolError`` for an unknown kind or a missing or bad field.
+    /// A kind this build does not know reads as ``unknown(kind:)``, its body unread.
+    ///
+    /// - Throws: ``PeerProtocolError`` for a missing or bad field.
     public init(kind rawKind: UInt8, body: [UInt8], droppedOffers: inout [PeerProtocolError]) throws {
-        guard let kind = Kind(rawValue: rawKind) else { throw PeerProtocolError("unknown message kind \(rawKind)") }
+        guard let kind = Kind(rawValue: rawKind) else {
+            self = .unknown(kind: rawKind)
+            return
+        }
         let record: [String: BusValue]
         do {
             record = try BusValue.deserialize(record: body)
@@ -181,7 +224,9 @@ public enum PeerMessage: Hashable, Sendable {
         switch kind {
         case .hello:
             self = .hello(PeerHello(deviceID: try fields.identifier("id"), name: try fields.text("name", limit: 255),
-                                    port: try fields.uint32("port")))
+                                    port: try fields.uint32("port"),
+                                    protocolVersion: try fields.optionalUInt32("protocol") ?? 1,
+                                    capabilities: try fields.capabilities("capabilities")))
         case .pairRequest: self = .pairRequest(commitment: try fields.nonce("commitment"))
         case .pairAccept: self = .pairAccept(nonce: try fields.nonce("nonce"))
         case .pairReveal: self = .pairReveal(nonce: try fields.nonce("nonce"))
@@ -283,6 +328,25 @@ public enum PeerMessage: Hashable, Sendable {
                 throw PeerProtocolError("\(kind) message: \"\(key)\" must be a uint32")
             }
             return value
+        }
+
+        /// A uint32 that a protocol 1 peer leaves out.
+        func optionalUInt32(_ key: String) throws -> UInt32? {
+            guard record[key] != nil else { return nil }
+            return try uint32(key)
+        }
+
+        /// A list of capability names (empty when left out, as protocol 1 peers do).
+        func capabilities(_ key: String) throws -> Set<String> {
+            guard let value = record[key] else { return [] }
+            guard let names = value.strings, names.count <= PeerCapability.maximumCount,
+                  names.allSatisfy({ !$0.isEmpty && $0.utf8.count <= PeerCapability.maximumLength
+                                     && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } })
+            else {
+                throw PeerProtocolError("\(kind) message: \"\(key)\" must be at most \(PeerCapability.maximumCount) "
+                                        + "names of letters, digits and dashes")
+            }
+            return Set(names)
         }
     }
 }

@@ -92,6 +92,10 @@ extension Daemon {
             if let address = network.addresses[id] ?? network.paired.devices[id]?.address {
                 record["address"] = .string(address)
             }
+            if let announced = network.protocols[id] {
+                record["protocol"] = .uint32(announced.version)
+                record["capabilities"] = .strings(announced.capabilities.sorted())
+            }
             if let pairing = network.pairings[id] {
                 if let codes = pairing.codes { record["pairing-code"] = .string(codes.shown) }
                 record["confirmed-here"] = .bool(pairing.confirmedHere)

@@ -72,6 +72,10 @@ extension PeerNetwork {
         guard !isPaired(deviceID) else {
             throw ServiceError.pairing("\(deviceName(deviceID)) is paired already")
         }
+        guard supports(PeerCapability.typedPairingCodes, deviceID) else {
+            throw ServiceError.pairing("\(deviceName(deviceID)) runs an older Baton that pairs by comparing one code "
+                                       + "on both screens, which this device no longer accepts: update it, then pair")
+        }
         if pairings[deviceID] == nil {
             let nonce = PairingNonce.make()
             beginPairing(deviceID, as: .requester(nonce: nonce))
@@ -147,6 +151,11 @@ extension PeerNetwork {
     /// (``incomingPairingQuota``): a newcomer ends the oldest of its address, then of its
     /// network, then of all.
     func pairingRequested(by deviceID: String, commitment: [UInt8], over link: PeerLink) {
+        guard supports(PeerCapability.typedPairingCodes, deviceID) else {
+            logStranger("pairing request from \(displayName(deviceID)), which runs an older Baton, refused")
+            link.send(.pairCancel(reason: "this device pairs only by typing each other's codes: update Baton on yours"))
+            return
+        }
         if let refusal = refusalOfPairingRequest(from: deviceID, host: link.remoteHost) {
             logStranger("pairing request from \(displayName(deviceID)) at \(link.remoteAddress) refused: \(refusal)")
             link.send(.pairCancel(reason: refusal))

@@ -34,6 +34,8 @@ final class PeerNetwork {
     private(set) var links: [String: PeerLink] = [:]
     /// The names devices gave in their hello.
     private(set) var names: [String: String] = [:]
+    /// The protocol version and capabilities linked devices announced in their hello.
+    private(set) var protocols: [String: (version: UInt32, capabilities: Set<String>)] = [:]
     /// Where devices listen, from their hello: `HOST:PORT`.
     private(set) var addresses: [String: String] = [:]
     /// Unpaired devices linked before, by when their link closed: still listed, and dialed
@@ -364,6 +366,8 @@ final class PeerNetwork {
             onContinued(activityID, deviceName(deviceID))
         case .ping, .pong:
             break
+        case .unknown(let kind):
+            logger.debug("\(deviceName(deviceID)) sent a message of kind \(kind), newer than this build; skipped")
         }
     }
 
@@ -398,6 +402,7 @@ final class PeerNetwork {
         links[deviceID] = link
         link.isTrusted = isPaired(deviceID)
         names[deviceID] = hello.name
+        protocols[deviceID] = (hello.protocolVersion, hello.capabilities)
         seenDevices[deviceID] = nil
         seenQuota.remove(deviceID)
         let address = hello.port == 0 ? nil : PeerAddress.format(host: link.remoteHost, port: hello.port)
@@ -481,6 +486,7 @@ final class PeerNetwork {
             return
         }
         links[deviceID] = nil
+        protocols[deviceID] = nil
         unpairedLinkQuota.remove(deviceID)
         let line = "link with \(deviceName(deviceID)) closed: \(reason)"
         if isPaired(deviceID) { logger.info("\(line)") } else { logStranger(line) }
@@ -559,9 +565,16 @@ final class PeerNetwork {
         }
     }
 
-    /// Sends a message to a paired, linked device; `false` when it is not linked.
+    /// Whether `deviceID` announced `capability` in its hello on the current link.
+    func supports(_ capability: String, _ deviceID: String) -> Bool {
+        protocols[deviceID]?.capabilities.contains(capability) ?? false
+    }
+
+    /// Sends a message to a paired, linked device; `false` when it is not linked, or when the
+    /// message needs a capability the device did not announce.
     @discardableResult
-    func send(_ message: PeerMessage, to deviceID: String) -> Bool {
+    func send(_ message: PeerMessage, to deviceID: String, needing capability: String? = nil) -> Bool {
+        if let capability, !supports(capability, deviceID) { return false }
         guard isPaired(deviceID), let link = links[deviceID], link.isOpen else { return false }
         link.send(message)
         return true

@@ -61,10 +61,31 @@ final class PeerFrameTests: XCTestCase {
         XCTAssertEqual(try reader.next().map { try PeerMessage(kind: $0.kind, body: $0.body) }, .continued(activityID: "abc"))
     }
 
+    func testAnUnknownKindIsReadAsUnknownNotAnError() throws {
+        XCTAssertEqual(try PeerMessage(kind: 200, body: [0xff, 0x00]), .unknown(kind: 200), "its body is not read")
+        XCTAssertFalse(PeerMessage.isAllowedBeforePairing(kind: 200), "only a paired peer's newer messages are skipped")
+    }
+
+    func testHellosSayProtocolAndCapabilitiesAndFirstReleaseOnesReadAsProtocolOne() throws {
+        let hello = PeerHello(deviceID: "ab12", name: "laptop", port: 48100, protocolVersion: 2,
+                              capabilities: ["pairing-typed-codes", "streams"])
+        XCTAssertEqual(try PeerMessage(kind: 1, body: Array(PeerMessage.hello(hello).frame.dropFirst(PeerFrame.headerSize))),
+                       .hello(hello))
+        let firstRelease = BusValue.serialize(record: ["id": .string("ab12"), "name": .string("old"), "port": .uint32(0)])
+        guard case .hello(let old) = try PeerMessage(kind: 1, body: firstRelease) else { return XCTFail("not a hello") }
+        XCTAssertEqual(old.protocolVersion, 1)
+        XCTAssertEqual(old.capabilities, [])
+        let badNames = BusValue.serialize(record: ["id": .string("ab12"), "name": .string("x"), "port": .uint32(0),
+                                                   "capabilities": .strings(["no spaces allowed"])])
+        XCTAssertThrowsError(try PeerMessage(kind: 1, body: badNames))
+        let tooMany = BusValue.serialize(record: ["id": .string("ab12"), "name": .string("x"), "port": .uint32(0),
+                                                  "capabilities": .strings((0...PeerCapability.maximumCount).map { "c\($0)" })])
+        XCTAssertThrowsError(try PeerMessage(kind: 1, body: tooMany))
+    }
+
     func testMalformedBodiesAreRefused() {
-        // Unknown kind, a body that is not a record, a record with a field of the wrong type,
-        // and an offers message whose list is not a list of records.
-        XCTAssertThrowsError(try PeerMessage(kind: 200, body: []))
+        // A body that is not a record, a record with a field of the wrong type, and an offers
+        // message whose list is not a list of records.
         XCTAssertThrowsError(try PeerMessage(kind: 1, body: [1, 2, 3, 4, 5]))
         let helloWithStringPort = BusValue.serialize(record: ["id": .string("ab"), "name": .string("x"), "port": .string("1")])
         XCTAssertThrowsError(try PeerMessage(kind: 1, body: helloWithStringPort))

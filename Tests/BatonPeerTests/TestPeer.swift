@@ -20,8 +20,8 @@ final class TestPeer {
     /// Links to batond at `address` with a new identity (one whose id sorts before `deviceID`
     /// or after it, when `sortingFirst` is given) and, unless `name` is `nil`, says hello.
     static func connect(to address: String, name: String? = "gamma", sortingFirst: Bool? = nil,
-                        relativeTo deviceID: String = "") async throws -> TestPeer {
-        var identity = try DeviceIdentity.generate()
+                        relativeTo deviceID: String = "", identity given: DeviceIdentity? = nil) async throws -> TestPeer {
+        var identity = try given ?? DeviceIdentity.generate()
         while let sortingFirst, (identity.deviceID < deviceID) != sortingFirst {
             identity = try DeviceIdentity.generate()
         }
