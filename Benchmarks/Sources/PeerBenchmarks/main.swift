@@ -218,9 +218,16 @@ func run(batond: String) async throws {
         let devices = (try? await daemonCall(busB, "ListDevices"))?.first?.dictionaries ?? []
         return devices.contains { $0["connected"]?.bool == true }
     }
-    let code = try await daemonCall(busB, "Pair", [.string("alpha")]).at(1)?.string ?? ""
-    _ = try await daemonCall(busA, "ConfirmPair", [.string("beta"), .string(code)])
-    _ = try await daemonCall(busB, "ConfirmPair", [.string("alpha"), .string(code)])
+    // Each device shows its own code; each is confirmed with the code the other shows.
+    let codeB = try await daemonCall(busB, "Pair", [.string("alpha")]).at(1)?.string ?? ""
+    var codeA = ""
+    try await waitFor("A's pairing code") {
+        let devices = (try? await daemonCall(busA, "ListDevices"))?.first?.dictionaries ?? []
+        codeA = devices.lazy.compactMap { $0["pairing-code"]?.string }.first ?? ""
+        return !codeA.isEmpty
+    }
+    _ = try await daemonCall(busA, "ConfirmPair", [.string("beta"), .string(codeB)])
+    _ = try await daemonCall(busB, "ConfirmPair", [.string("alpha"), .string(codeA)])
 
     let origin = try await BenchApp(connection: busA, appID: "org.bench.Origin")
     try b.installEntry(for: "org.bench.Target", team: team, activityType: activityType)
