@@ -96,7 +96,8 @@ public struct ActivitySummary: Hashable, Sendable {
         }
         if let value = record["webpage-url"] {
             guard let text = value.string, text.utf8.count <= UserActivityPayload.maximumFieldLength,
-                  let url = URL(string: text), UserActivityPayload.isWebpageURL(url) else {
+                  let url = URL(string: text), url.absoluteString.utf8.count <= UserActivityPayload.maximumFieldLength,
+                  UserActivityPayload.isWebpageURL(url) else {
                 throw ServiceError.invalidArguments("\"webpage-url\" must be an absolute http or https URL of at most 4 KiB")
             }
             webpageURL = url

@@ -219,4 +219,17 @@ final class PeerFrameTests: XCTestCase {
             XCTAssertEqual(try BusValue.deserialize(record: BusValue.serialize(record: record)), record)
         }
     }
+
+    /// A summary's webpage URL is checked at its length once `URL` percent-encoded it: a text
+    /// of 4 KiB or less that grows past the limit was read, and its own record then refused,
+    /// so a peer dropped the offer (the flaw Fuzz/FuzzPayload found in payloads;
+    /// Fuzz/FuzzBusRecord checks summaries for it).
+    func testSummaryURLOverTheLimitOnceEncodedIsRefused() throws {
+        let growing = "https://example.org/" + String(repeating: "ä", count: 2000)
+        XCTAssertLessThanOrEqual(growing.utf8.count, UserActivityPayload.maximumFieldLength)
+        XCTAssertThrowsError(try ActivitySummary(record: ["type": .string("org.example.note"), "webpage-url": .string(growing)]))
+        let fitting = "https://example.org/" + String(repeating: "ä", count: 600)
+        let summary = try ActivitySummary(record: ["type": .string("org.example.note"), "webpage-url": .string(fitting)])
+        XCTAssertEqual(try ActivitySummary(record: summary.record), summary, "it reads back from its own record")
+    }
 }

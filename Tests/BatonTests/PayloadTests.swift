@@ -498,6 +498,19 @@ final class PayloadTests: XCTestCase {
         XCTAssertEqual(error?.isInvalidWebpageURL, true, "the encoder refuses it too")
     }
 
+    /// A webpage URL whose text fits the 4 KiB field limit but that `URL` percent-encodes past
+    /// it ("ä" becomes "%C3%A4") was decoded, and the payload then could not be encoded again
+    /// (found by Fuzz/FuzzPayload). It is malformed; one that still fits encoded is not.
+    func testWebpageURLOverTheLimitOnceEncodedIsRejected() async throws {
+        let growing = Array(("http://example.org/" + String(repeating: "ä", count: 2000)).utf8)
+        XCTAssertLessThanOrEqual(growing.count, UserActivityPayload.maximumFieldLength)
+        assertDecodeThrowsMalformed(PayloadBytes.payload(url: growing), "a URL of 12 KiB once encoded")
+
+        let fitting = Array(("http://example.org/" + String(repeating: "ä", count: 600)).utf8)
+        let payload = try UserActivityPayload(decoding: PayloadBytes.payload(url: fitting))
+        XCTAssertEqual(try UserActivityPayload(decoding: payload.encoded()), payload, "it encodes again")
+    }
+
     func testShortFixedWidthValues() async throws {
         assertDecodeThrowsMalformed(PayloadBytes.payload(info: PayloadBytes.info(value: [Tag.double, 0, 0, 0])), "short double")
         assertDecodeThrowsMalformed(PayloadBytes.payload(info: PayloadBytes.info(value: [Tag.date, 0])), "short date")

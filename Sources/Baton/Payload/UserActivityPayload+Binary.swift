@@ -140,7 +140,8 @@ extension UserActivityPayload {
         var webpageURL: URL?
         if flags & Flag.url != 0 {
             let text = try reader.string(maximumLength: Self.maximumFieldLength)
-            guard let url = URL(string: text), (try? Self.validateWebpageURL(url)) != nil else {
+            guard let url = URL(string: text), url.absoluteString.utf8.count <= Self.maximumFieldLength,
+                  (try? Self.validateWebpageURL(url)) != nil else {
                 throw UserActivityError.malformedPayload("invalid webpage URL")
             }
             webpageURL = url
