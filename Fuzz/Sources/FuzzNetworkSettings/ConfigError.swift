@@ -1,0 +1,1 @@
+../../../Sources/batond/ConfigError.swift

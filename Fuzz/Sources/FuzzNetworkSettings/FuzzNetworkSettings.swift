@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import FuzzSupport
+
+// Covers batond's `batond.conf`: `NetworkSettings(options:directory:)` reading the GLib key
+// file (`g_key_file_load_from_file`, the `[network]` keys `name`, `listen`, `peers`) and
+// checking each value. `batond` is an executable target, so NetworkSettings.swift and
+// ConfigError.swift are compiled into this harness through symbolic links. A bad file
+// must be a `ConfigError` (or, for the host name fallback, a `ValidationError`); good
+// settings hold only checked values.
+
+/// Stands in for `batond`'s command line (BatondOptions.swift needs the whole service): the
+/// options `NetworkSettings` reads, none given, so every value comes from the file.
+struct BatondOptions {
+    var name: String?
+    var listen: String?
+    var peer: [String] = []
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzNetworkSettings(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    _ = Fuzz.scratchFile(NetworkSettings.fileName, holding: Fuzz.bytes(data, size))
+    let settings: NetworkSettings
+    do {
+        settings = try NetworkSettings(options: BatondOptions(), directory: Fuzz.scratch)
+    } catch is ConfigError {
+        return 0
+    } catch is ValidationError {
+        return 0
+    } catch {
+        Fuzz.fail("reading threw \(type(of: error)), not a ConfigError")
+    }
+    do {
+        try NetworkSettings.checkName(settings.name)
+        for peer in settings.peers { _ = try NetworkSettings.endpoint(peer, what: "peers") }
+        if settings.isListenChosen {
+            _ = try NetworkSettings.listenEndpoint("[\(settings.host)]:\(settings.port)", what: "listen")
+        }
+    } catch {
+        Fuzz.fail("settings read from the file do not pass their own checks: \(error)")
+    }
+    Fuzz.require(settings.peers == Array(Set(settings.peers)).sorted(), "peers are not sorted and unique")
+    return 0
+}
+
+@_cdecl("FuzzNetworkSettings_main")
+public func fuzzNetworkSettingsMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    Fuzz.runDriver(argc, argv, fuzzNetworkSettings)
+}
+
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
+                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
+    Fuzz.writeSeedsIfAsked(NetworkSettingsSeeds.all)
+    return 0
+}
+
+/// Settings files as the README describes them, and a few broken ones.
+enum NetworkSettingsSeeds {
+    static func all() -> [String: [UInt8]] {
+        let files: [String: String] = [
+            "full.conf": """
+                # batond's network settings
+                [network]
+                name=desk
+                listen=0.0.0.0:48100
+                peers=laptop.local:48100;192.168.1.20:48100;[fe80::1]:48100;
+
+                """,
+            "ipv6-listen.conf": "[network]\nlisten=[::]:0\nname=Büro “oben”\n",
+            "other-groups.conf": "[ui]\ntheme=dark\n[network]\npeers= a:1 ; b:2\n[network]\nname=twice\n",
+            "empty.conf": "",
+            "bad-port.conf": "[network]\nlisten=0.0.0.0:99999\n",
+            "not-a-key-file.conf": "name=desk\n",
+            "escapes.conf": "[network]\nname=tab\\there\\s\\n\npeers=x\\;y:1\n",
+        ]
+        return files.mapValues { Array($0.utf8) }
+    }
+}

@@ -1,0 +1,96 @@
+import BatonPeer
+import Foundation
+import FuzzSupport
+
+// Covers batond's `paired-devices.json`: `PairedDevices(directory:)` reading the file through
+// `PrivateFiles.read` and decoding it (JSONDecoder, ISO 8601 dates, base64 certificates).
+// `batond` is an executable target, so PairedDevices.swift and ConfigError.swift are
+// compiled into this harness through symbolic links. A bad file must be a `ConfigError`;
+// a good list, saved again as batond saves it, must read back the same.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPairedDevices(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = Fuzz.bytes(data, size)
+    MainActor.assumeIsolated { readList(bytes) }
+    return 0
+}
+
+@MainActor
+private func readList(_ bytes: [UInt8]) {
+    _ = Fuzz.scratchFile(PairedDevices.fileName, holding: bytes)
+    let list: PairedDevices
+    do {
+        list = try PairedDevices(directory: Fuzz.scratch)
+    } catch is ConfigError {
+        return
+    } catch {
+        Fuzz.fail("reading threw \(type(of: error)), not a ConfigError")
+    }
+    guard let first = list.devices.values.min(by: { $0.id < $1.id }) else { return }
+    do {
+        // A save keeps whole seconds (ISO 8601 without a fraction), which the reader accepts
+        // with one: the first save may round `pairedAt`, the second must change nothing.
+        try list.pin(first)
+        let saved = try PairedDevices(directory: Fuzz.scratch)
+        check(saved, against: list, secondsApart: 1)
+        if let again = saved.devices[first.id] { try saved.pin(again) }
+        check(try PairedDevices(directory: Fuzz.scratch), against: saved, secondsApart: 0)
+    } catch {
+        Fuzz.fail("a list batond read cannot be saved and read again: \(error)")
+    }
+}
+
+/// `list` read back holds the devices of `original`, `pairedAt` within `secondsApart`.
+@MainActor
+private func check(_ list: PairedDevices, against original: PairedDevices, secondsApart: Double) {
+    Fuzz.require(list.devices.count == original.devices.count, "a saved list reads back with another count")
+    for (id, device) in original.devices {
+        guard let other = list.devices[id] else { Fuzz.fail("device \(id) is gone after a save") }
+        let apart = abs(other.pairedAt.timeIntervalSince(device.pairedAt))
+        Fuzz.require(other.id == device.id && other.name == device.name && other.certificate == device.certificate
+                     && other.address == device.address && (secondsApart > 0 ? apart < secondsApart : apart == 0),
+                     "device \(id) changed through a save")
+    }
+}
+
+@_cdecl("FuzzPairedDevices_main")
+public func fuzzPairedDevicesMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    Fuzz.runDriver(argc, argv, fuzzPairedDevices)
+}
+
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
+                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
+    Fuzz.writeSeedsIfAsked(PairedDevicesSeeds.all)
+    return 0
+}
+
+/// Lists as batond writes them (pretty-printed, sorted keys), and a few broken ones.
+enum PairedDevicesSeeds {
+    static func all() -> [String: [UInt8]] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        let certificate = Data((0..<48).map { UInt8($0 * 5 & 0xFF) })
+        let lists: [String: [PairedDevice]] = [
+            "one-device.json": [PairedDevice(id: "0123456789abcdef0123456789abcdef", name: "laptop",
+                                             certificate: certificate, address: "192.168.1.20:48100",
+                                             pairedAt: Date(timeIntervalSince1970: 1_750_000_000))],
+            "two-devices.json": [
+                PairedDevice(id: "0123456789abcdef0123456789abcdef", name: "laptop", certificate: certificate,
+                             address: "[fe80::1]:48100", pairedAt: Date(timeIntervalSince1970: 1_750_000_000)),
+                PairedDevice(id: "fedcba9876543210fedcba9876543210", name: "desk “main”", certificate: Data(),
+                             address: nil, pairedAt: Date(timeIntervalSince1970: 0)),
+            ],
+            "empty-list.json": [],
+        ]
+        var seeds: [String: [UInt8]] = [:]
+        for (name, list) in lists {
+            if let data = try? encoder.encode(list) { seeds[name] = Array(data) }
+        }
+        seeds["not-a-list.json"] = Array(#"{"id": "0123"}"#.utf8)
+        seeds["bad-date.json"] = Array(#"[{"id":"a","name":"b","certificate":"AAEC","pairedAt":"yesterday"}]"#.utf8)
+        seeds["bad-base64.json"] = Array(#"[{"id":"a","name":"b","certificate":"%%%","pairedAt":"2025-01-01T00:00:00Z"}]"#.utf8)
+        return seeds
+    }
+}

@@ -1,0 +1,1 @@
+../../../Sources/batond/PairedDevices.swift

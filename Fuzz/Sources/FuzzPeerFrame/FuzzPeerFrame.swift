@@ -1,0 +1,183 @@
+import Baton
+import BatonBus
+import BatonPeer
+import Foundation
+import FuzzSupport
+
+// Covers what a link does with bytes from a peer: `FrameReader` splitting a stream fed in
+// pieces, `PeerFrame` headers, and `PeerMessage(kind:body:)` reading each frame's GVariant
+// `a{sv}` record (so `BusValue.deserialize(record:)`, `ActivitySummary(record:)` for offers
+// and `UserActivityError(record:)` for failures). Errors must be `PeerProtocolError`; the
+// frames must not depend on how the stream was cut; every message read must survive its
+// own frame.
+//
+// Input: one control byte (bit 7: an unpaired peer's 4 KiB limit and its kind check;
+// bits 0–5: the piece size, 1 to 64), then the stream.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPeerFrame(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let input = Fuzz.bytes(data, size)
+    guard let control = input.first else { return 0 }
+    let stream = Array(input.dropFirst())
+    let isTrusted = control & 0x80 == 0
+    let pieceSize = Int(control & 0x3F) + 1
+    let limit = isTrusted ? PeerFrame.maximumBodySize : 4 * 1024
+
+    var reader = FrameReader()
+    reader.maximumBodySize = limit
+    var frames: [Frame] = []
+    var ending = Ending.endOfStream
+    reading: for start in stride(from: 0, to: stream.count, by: pieceSize) {
+        stream[start..<min(start + pieceSize, stream.count)].withUnsafeBytes { reader.append($0) }
+        while true {
+            if !isTrusted, let kind = reader.pendingKind, !PeerMessage.isAllowedBeforePairing(kind: kind) {
+                ending = .refusedKind
+                break reading
+            }
+            do {
+                guard let frame = try reader.next() else { break }
+                frames.append(Frame(kind: frame.kind, body: frame.body))
+                Fuzz.require(frame.body.count <= limit, "a body of \(frame.body.count) bytes passed the limit")
+                if !read(frame.kind, frame.body) {
+                    ending = .badMessage
+                    break reading
+                }
+            } catch is PeerProtocolError {
+                ending = .badFrame
+                break reading
+            } catch {
+                Fuzz.fail("the frame reader threw \(type(of: error)), not a PeerProtocolError")
+            }
+        }
+    }
+    if isTrusted { checkWhole(stream, gives: frames, ending: ending) }
+    return 0
+}
+
+private struct Frame: Equatable {
+    let kind: UInt8
+    let body: [UInt8]
+}
+
+/// Reads one message as a link does; whether the link would go on.
+private func read(_ kind: UInt8, _ body: [UInt8]) -> Bool {
+    let message: PeerMessage
+    do {
+        message = try PeerMessage(kind: kind, body: body)
+    } catch is PeerProtocolError {
+        return false
+    } catch {
+        Fuzz.fail("a message threw \(type(of: error)), not a PeerProtocolError")
+    }
+    Fuzz.require(message.isAllowedBeforePairing == PeerMessage.isAllowedBeforePairing(kind: kind),
+                 "\(message) and its kind \(kind) disagree on pairing")
+    let frame = message.frame
+    var reader = FrameReader()
+    frame.withUnsafeBytes { reader.append($0) }
+    do {
+        guard let again = try reader.next(), reader.pendingCount == 0 else {
+            Fuzz.fail("\(message) does not make one whole frame")
+        }
+        Fuzz.require(same(try PeerMessage(kind: again.kind, body: again.body), message),
+                     "\(message) changed on its way through its own frame")
+    } catch {
+        Fuzz.fail("\(message) does not survive its own frame: \(error)")
+    }
+    return true
+}
+
+/// The same message, but for expiration dates, which go through seconds since 1970 and may
+/// move by a rounding step.
+private func same(_ first: PeerMessage, _ second: PeerMessage) -> Bool {
+    guard case .offers(let firstOffers) = first, case .offers(let secondOffers) = second else { return first == second }
+    guard firstOffers.count == secondOffers.count else { return false }
+    return zip(firstOffers, secondOffers).allSatisfy { one, other in
+        var one = one
+        var other = other
+        let dates = (one.summary.expirationDate, other.summary.expirationDate)
+        one.summary.expirationDate = nil
+        other.summary.expirationDate = nil
+        switch dates {
+        case (nil, nil): return one == other
+        case (let date?, let otherDate?):
+            let difference = abs(date.timeIntervalSince1970 - otherDate.timeIntervalSince1970)
+            return one == other && difference <= max(1e-6, abs(date.timeIntervalSince1970) * 1e-12)
+        default: return false
+        }
+    }
+}
+
+/// Why reading stopped.
+private enum Ending {
+    case endOfStream, badFrame, badMessage, refusedKind
+}
+
+/// The stream read at once gives the frames it gave in pieces, and fails where it failed.
+private func checkWhole(_ stream: [UInt8], gives frames: [Frame], ending: Ending) {
+    var reader = FrameReader()
+    stream.withUnsafeBytes { reader.append($0) }
+    var whole: [Frame] = []
+    var failed = false
+    do {
+        while whole.count <= frames.count, let frame = try reader.next() {
+            whole.append(Frame(kind: frame.kind, body: frame.body))
+        }
+    } catch {
+        failed = true
+    }
+    switch ending {
+    case .endOfStream, .badFrame:
+        Fuzz.require(whole == frames && failed == (ending == .badFrame),
+                     "read at once, the stream gives \(whole.count) frames\(failed ? " and fails" : ""); "
+                     + "in pieces, \(frames.count)\(ending == .badFrame ? " and fails" : "")")
+    case .badMessage, .refusedKind:
+        Fuzz.require(Array(whole.prefix(frames.count)) == frames, "the frames depend on how the stream was cut")
+    }
+}
+
+@_cdecl("FuzzPeerFrame_main")
+public func fuzzPeerFrameMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    Fuzz.runDriver(argc, argv, fuzzPeerFrame)
+}
+
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
+                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
+    Fuzz.writeSeedsIfAsked(PeerSeeds.all)
+    return 0
+}
+
+/// Streams of real messages, each behind a control byte.
+enum PeerSeeds {
+    static func all() -> [String: [UInt8]] {
+        let summary = ActivitySummary(activityType: "org.example.mail.compose", title: "Draft: Lunch",
+                                      webpageURL: URL(string: "https://mail.example.org/drafts/1"),
+                                      expirationDate: Date(timeIntervalSince1970: 2_000_000_000))
+        let nonce = [UInt8](repeating: 7, count: PairingNonce.size)
+        let streams: [String: (control: UInt8, messages: [PeerMessage])] = [
+            "hello-ping": (0x83, [.hello(PeerHello(deviceID: "0123456789abcdef0123456789abcdef", name: "laptop", port: 48_100)),
+                                  .ping, .pong]),
+            "pairing": (0x87, [.pairRequest(commitment: PairingNonce.commitment(to: nonce)), .pairAccept(nonce: nonce),
+                               .pairReveal(nonce: nonce), .pairConfirm, .pairCancel(reason: "wrong code"), .unpair]),
+            "offers": (0x3F, [.offers([PeerOffer(id: "abc123", summary: summary, appID: "org.example.MailComposer",
+                                                  teamID: "org.example"),
+                                        PeerOffer(id: "def456", summary: ActivitySummary(activityType: "org.example.note"),
+                                                  appID: "org.example.Notes", teamID: "org.example")]),
+                               .offers([])]),
+            "fetch-payload": (0x05, [.fetch(request: 7, activityID: "abc123"),
+                                     .payload(request: 7, bytes: Array("BATN".utf8) + [1, 1, 1, 0x61, 0, 1, 0]),
+                                     .continued(activityID: "abc123")]),
+            "failures": (0x10, [.failure(request: 7, .userInfoTooLarge(size: 100_000, limit: 65_536)),
+                                .failure(request: 8, .remoteApplicationTimedOut("slow")), .failure(request: 9, .cancelled)]),
+            "unpaired-offers": (0x80, [.offers([])]),
+        ]
+        var seeds: [String: [UInt8]] = [:]
+        for (name, stream) in streams {
+            seeds[name] = [stream.control] + stream.messages.flatMap(\.frame)
+        }
+        seeds["http"] = [0x0F] + Array("GET / HTTP/1.1\r\n\r\n".utf8)
+        seeds["version-2"] = [0x00] + PeerFrame.magic + [2, 11, 0, 0, 0, 0]
+        seeds["oversized"] = [0x80] + PeerFrame.magic + [1, 1, 0, 0, 0x10, 1]
+        return seeds
+    }
+}

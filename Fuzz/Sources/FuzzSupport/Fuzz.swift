@@ -1,0 +1,85 @@
+import CFuzzer
+import Foundation
+
+/// What every harness shares: the oracle that turns a broken invariant into a crash libFuzzer
+/// keeps, the input as bytes, a scratch folder for the decoders that read files, and the seed
+/// writer that makes `Fuzz/Corpus/<harness>/` from the real encoders.
+public enum Fuzz {
+    /// Runs libFuzzer on `testOneInput` with the process's arguments. Each harness calls it
+    /// from `<target>_main`, the entry point SwiftPM links `main` to in an executable target,
+    /// so libFuzzer's own `main` is not linked and nothing clashes.
+    public static func runDriver(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                 _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32 {
+        var argc = argc
+        var argv = argv
+        return LLVMFuzzerRunDriver(&argc, &argv, testOneInput)
+    }
+
+    /// Stops the run as a crash (SIGABRT, which libFuzzer reports with the input) when a
+    /// decoder breaks a promise: something other than its documented error, or a round trip
+    /// that does not hold.
+    public static func require(_ condition: Bool, _ message: @autoclosure () -> String,
+                               file: StaticString = #fileID, line: UInt = #line) {
+        guard !condition else { return }
+        fail(message(), file: file, line: line)
+    }
+
+    /// Reports `message` and aborts.
+    public static func fail(_ message: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        FileHandle.standardError.write(Data("fuzz invariant broken at \(file):\(line): \(message)\n".utf8))
+        abort()
+    }
+
+    /// libFuzzer's input as bytes (it may pass no pointer for an empty input).
+    public static func bytes(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {
+        guard let data, size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
+    /// A private folder for this process, made on first use and removed at exit (the harness
+    /// aborts if it cannot be made: it would otherwise test nothing).
+    public static let scratch: URL = {
+        let pattern = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("baton-fuzz-XXXXXX")
+        var template = Array(pattern.path.utf8CString)
+        guard let made = mkdtemp(&template) else { fail("cannot make a scratch folder: errno \(errno)") }
+        let path = String(cString: made)
+        atexit { _ = try? FileManager.default.removeItem(atPath: Fuzz.scratchPath) }
+        return URL(fileURLWithPath: path, isDirectory: true)
+    }()
+
+    private static var scratchPath: String { scratch.path }
+
+    /// Writes `bytes` to `name` in ``scratch`` (mode 0600, replacing what was there) and
+    /// returns its URL.
+    public static func scratchFile(_ name: String, holding bytes: [UInt8]) -> URL {
+        let file = scratch.appendingPathComponent(name)
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { fail("cannot write \(file.path): errno \(errno)") }
+        defer { close(descriptor) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { fail("cannot write \(file.path): errno \(errno)") }
+            written += count
+        }
+        return file
+    }
+
+    /// When `BATON_FUZZ_WRITE_SEEDS` names a folder, writes `seeds()` there, one file per
+    /// name, and exits: `scripts/fuzz.sh --seeds` makes the committed corpora this way.
+    /// Call it from `LLVMFuzzerInitialize`.
+    public static func writeSeedsIfAsked(_ seeds: () -> [String: [UInt8]]) {
+        guard let folder = ProcessInfo.processInfo.environment["BATON_FUZZ_WRITE_SEEDS"] else { return }
+        let directory = URL(fileURLWithPath: folder, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            for (name, bytes) in seeds().sorted(by: { $0.key < $1.key }) {
+                try Data(bytes).write(to: directory.appendingPathComponent(name))
+            }
+        } catch {
+            fail("cannot write seeds to \(folder): \(error)")
+        }
+        exit(0)
+    }
+}
