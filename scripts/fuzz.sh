@@ -7,16 +7,21 @@
 # Fuzz/.build/fuzz-artifacts/<harness>/ and named in the output.
 #
 #     scripts/fuzz.sh [SECONDS] [HARNESS...]   # e.g. scripts/fuzz.sh 10 (the CI pass)
+#     scripts/fuzz.sh --runs N [HARNESS...]    # each until N executions (no time limit)
 #     scripts/fuzz.sh --seeds                  # rewrite Fuzz/Corpus/ from the real encoders
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
 seconds=60
+runs=""
 write_seeds=false
 if [ "${1:-}" = "--seeds" ]; then
     write_seeds=true
     shift
+elif [ "${1:-}" = "--runs" ] && [[ "${2:-}" =~ ^[0-9]+$ ]]; then
+    runs=$2
+    shift 2
 elif [[ "${1:-}" =~ ^[0-9]+$ ]]; then
     seconds=$1
     shift
@@ -67,7 +72,8 @@ for harness in "${harnesses[@]}"; do
     if [ -d "Fuzz/Corpus/$harness" ]; then cp Fuzz/Corpus/"$harness"/* "$run/corpus/"; fi
     start=$SECONDS
     status=0
-    (cd "$run" && TMPDIR="$run" "$bin/$harness" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+    if [ -n "$runs" ]; then limit=(-runs="$runs"); else limit=(-max_total_time="$seconds"); fi
+    (cd "$run" && TMPDIR="$run" "$bin/$harness" "${limit[@]}" -rss_limit_mb=2048 -timeout=10 \
         -print_final_stats=1 -artifact_prefix="$artifacts/" corpus >"$run/log" 2>&1) || status=$?
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$run/log")
     echo "fuzz: $harness: ${executions:-?} executions in $((SECONDS - start)) s, exit status $status"
