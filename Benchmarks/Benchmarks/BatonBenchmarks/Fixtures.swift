@@ -1,8 +1,7 @@
 import Baton
 import Foundation
 
-// What the benchmarks work on: a compose view that saves a mail draft, the draft itself,
-// and a description of the machine.
+// What the benchmarks work on: a compose view that saves a mail draft, and the draft itself.
 
 /// A compose view: in an update pass it writes the draft's subject, body and cursor, the
 /// way a mail app's editor would.
@@ -34,7 +33,13 @@ final class MailDraftResponder: Responder {
 /// The typical mail draft of the encoding benchmark.
 enum MailDraft {
     static let activityType = "org.example.mail.compose"
-    static let draftID = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!
+    static let webpageURL = "https://mail.example.org/drafts/6f9619ff-8b86-d011-b42d-00c04fc964ff"
+
+    /// A fixture that is not what the benchmarks expect.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
 
     /// About 1.5 KB of ordinary business prose.
     static let body = """
@@ -81,71 +86,8 @@ enum MailDraft {
             "inReplyTo": "<CAF8x2qMk7Lp3vR9@mail.example.org>",
             "version": 1,
         ]
-        let url = URL(string: "https://mail.example.org/drafts/\(draftID.uuidString.lowercased())")!
+        guard let url = URL(string: webpageURL) else { throw Failure("bad draft URL \(webpageURL)") }
         try activity.setWebpageURL(url)
         return activity
-    }
-}
-
-/// The machine the numbers come from.
-enum Machine {
-    static var processorCount: Int { ProcessInfo.processInfo.activeProcessorCount }
-
-    static var cpuModel: String {
-        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else {
-            return "unknown"
-        }
-        for key in ["model name", "Model", "Hardware", "cpu model"] {
-            for line in text.split(separator: "\n") where line.hasPrefix(key) {
-                if let colon = line.firstIndex(of: ":") {
-                    return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                }
-            }
-        }
-        return "unknown"
-    }
-
-    /// CPU time the whole machine spent busy, and in steal (taken by the hypervisor), from
-    /// `/proc/stat`; with this process's own CPU time, to tell how much else ran meanwhile.
-    struct CPUTimes {
-        var busySeconds = 0.0
-        var stealSeconds = 0.0
-        var ownSeconds = 0.0
-        var wallNanoseconds: UInt64 = 0
-
-        static func now() -> CPUTimes {
-            var times = CPUTimes(wallNanoseconds: nowNanoseconds())
-            let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-            if let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) {
-                let fields = line.split(separator: " ").dropFirst().compactMap { Double($0) }
-                if fields.count >= 8 {
-                    // user nice system idle iowait irq softirq steal
-                    times.busySeconds = (fields[0] + fields[1] + fields[2] + fields[5] + fields[6]) / ticks
-                    times.stealSeconds = fields[7] / ticks
-                }
-            }
-            var own = timespec()
-            if clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &own) == 0 {
-                times.ownSeconds = Double(own.tv_sec) + Double(own.tv_nsec) / 1e9
-            }
-            return times
-        }
-
-        /// Cores' worth of other work, and of steal, between `start` and now.
-        static func interference(since start: CPUTimes) -> (others: Double, steal: Double) {
-            let end = now()
-            let wall = Double(end.wallNanoseconds - start.wallNanoseconds) / 1e9
-            guard wall > 0 else { return (0, 0) }
-            let others = (end.busySeconds - start.busySeconds) - (end.ownSeconds - start.ownSeconds)
-            return (max(0, others) / wall, max(0, end.stealSeconds - start.stealSeconds) / wall)
-        }
-    }
-
-    static var loadAverage: String {
-        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else {
-            return "unknown"
-        }
-        return text.split(separator: " ").prefix(3).joined(separator: " ")
     }
 }
