@@ -102,7 +102,7 @@ let package = Package(
         .target(name: "ServiceFixtures", dependencies: ["CGLib"], path: "Tests/ServiceFixtures"),
         .testTarget(name: "BatondTests", dependencies: ["ServiceFixtures", "batond"]),
         .testTarget(name: "BatonPeerTests", dependencies: ["BatonPeer", "BatonGLib", "BatonBus", "Baton", "ServiceFixtures"]),
-        .testTarget(name: "BatonGLibTests", dependencies: ["BatonGLib", "CGLib", "ServiceFixtures"]),
+        .testTarget(name: "BatonGLibTests", dependencies: ["Baton", "BatonGLib", "BatonBus", "CGLib", "ServiceFixtures"]),
         .executableTarget(
             name: "BatonGtkHarness",
             dependencies: ["Baton", "BatonGtk", "CGtk"],

@@ -55,8 +55,7 @@ public final class StateRestoration {
         guard let application else { return 0 }
         var payloads: [Data] = []
         for activity in activitiesToSave(of: application) {
-            activity.needsSave = true
-            application.center.saveNow(activity)
+            application.center.updateNow(activity)
             do {
                 payloads.append(try activity.payload.encoded())
             } catch {

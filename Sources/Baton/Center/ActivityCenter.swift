@@ -78,6 +78,15 @@ public final class ActivityCenter {
         activity.performUpdate()
     }
 
+    /// Updates `activity` now whether or not it is marked: `userInfo` is cleared, each owner's
+    /// `updateUserActivityState` runs and its delegate's `userActivityWillSave`, as in an
+    /// update pass. A pending mark is cleared. For saving state the app cannot know is stale,
+    /// such as every window's activity at quit.
+    public func updateNow(_ activity: UserActivity) {
+        guard activity.isValid else { return }
+        activity.performUpdate()
+    }
+
     /// Tells the activity's delegate, and observers, that another device continued it.
     public func reportContinued(_ activity: UserActivity) {
         activity.delegate?.userActivityWasContinued(activity)

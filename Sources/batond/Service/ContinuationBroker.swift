@@ -80,8 +80,9 @@ final class ContinuationBroker {
     private let registry: AppRegistry
     private let timeouts: Timeouts
     private let logger: Logger
-    /// Links to paired devices, which hold the payloads of their offers.
-    var network: PeerNetwork?
+    /// Fetches paired devices' payloads and tells them of continuations: the owner of the
+    /// broker, which owns the network too.
+    weak var delegate: (any ContinuationBrokerDelegate)?
 
     init(connection: BusConnection, registry: AppRegistry, timeouts: Timeouts, logger: Logger) {
         self.connection = connection
@@ -106,9 +107,15 @@ final class ContinuationBroker {
         }
         let token = ListingID.make()
         logger.info("continuing \(type) in \(target.appID) (\(target.busName), \(target.isVerified(for: type) ? "verified" : "unverified") for it)")
+        // The app hears BeginContinuation (its willContinue runs) while the payload is on its
+        // way: the two round trips overlap. CompleteContinuation goes only once both are done,
+        // on the same connection, so the app always sees Begin first.
+        let begun = Task { @MainActor in
+            try await callApp(target.busName, "BeginContinuation", [.string(token), .string(type)], timeout: timeouts.call)
+        }
+        let fetched = Task { @MainActor in try await fetch(source) }
         do {
-            _ = try await callApp(target.busName, "BeginContinuation", [.string(token), .string(type)],
-                                  timeout: timeouts.call)
+            _ = try await begun.value
         } catch {
             let failure = describe(error, app: target.appID, step: "start the continuation")
             _ = try? await callApp(target.busName, "FailContinuation", [.string(token), .dictionary(failure.record)],
@@ -116,7 +123,7 @@ final class ContinuationBroker {
             throw ServiceError.activity(failure)
         }
         do {
-            let bytes = try await fetch(source)
+            let bytes = try await fetched.value
             _ = try await callApp(target.busName, "CompleteContinuation", [.string(token), .bytes(bytes)],
                                   timeout: timeouts.restore)
         } catch {
@@ -131,9 +138,7 @@ final class ContinuationBroker {
         case .local(let origin, let published):
             await tellContinued(origin, published)
         case .offer(let offer):
-            if let deviceID = offer.peerDeviceID {
-                network?.send(.continued(activityID: offer.id), to: deviceID)
-            }
+            if let deviceID = offer.peerDeviceID { delegate?.continued(offer, from: deviceID) }
         case .payload:
             break
         }
@@ -161,14 +166,14 @@ final class ContinuationBroker {
             case .held(let bytes):
                 return bytes
             case .peer(let deviceID):
-                guard let network else {
-                    throw ServiceError.activity(.connectionUnavailable("this device has no network links"))
+                guard let delegate else {
+                    throw ServiceError.activity(.connectionUnavailable("batond is stopping"))
                 }
-                let bytes = try await network.fetch(offer.id, from: deviceID)
-                let payload = try Self.decode(bytes)
-                guard payload.activityType == offer.summary.activityType else {
+                let bytes = try await delegate.payload(of: offer, from: deviceID)
+                let sentType = try Self.activityType(of: bytes)
+                guard sentType == offer.summary.activityType else {
                     throw ServiceError.activity(.handoffFailed(
-                        "\(offer.device) sent an activity of type \(payload.activityType), not \(offer.summary.activityType)"))
+                        "\(offer.device) sent an activity of type \(sentType), not \(offer.summary.activityType)"))
                 }
                 return bytes
             }
@@ -188,12 +193,28 @@ final class ContinuationBroker {
         guard let bytes = reply.first?.bytes else {
             throw ServiceError.activity(.handoffFailed("\(app.appID) answered Save without a payload"))
         }
-        let payload = try Self.decode(bytes)
-        guard payload.activityType == type else {
-            throw ServiceError.activity(.handoffFailed(
-                "\(app.appID) saved an activity of type \(payload.activityType), not \(type)"))
+        let savedType = try Self.activityType(of: bytes)
+        guard savedType == type else {
+            throw ServiceError.activity(.handoffFailed("\(app.appID) saved an activity of type \(savedType), not \(type)"))
         }
         return bytes
+    }
+
+    /// The type of an encoded activity from outside, read from its header: the app that
+    /// continues it decodes the rest, once.
+    ///
+    /// - Throws: ``ServiceError/activity(_:)`` with `userInfoTooLarge` over
+    ///   ``UserActivityPayload/maximumEncodedSize``, or `malformedPayload` for a header that
+    ///   is not an encoded activity's.
+    static func activityType(of bytes: [UInt8]) throws -> String {
+        guard bytes.count <= UserActivityPayload.maximumEncodedSize else {
+            throw ServiceError.activity(.userInfoTooLarge(size: bytes.count, limit: UserActivityPayload.maximumEncodedSize))
+        }
+        do {
+            return try UserActivityPayload.activityType(ofEncoded: bytes)
+        } catch {
+            throw ServiceError.activity(ServiceError.userActivityError(from: error))
+        }
     }
 
     /// Decodes a payload from outside, enforcing the size limit first.
@@ -207,7 +228,7 @@ final class ContinuationBroker {
         }
         let payload: UserActivityPayload
         do {
-            payload = try UserActivityPayload(decoding: Data(bytes))
+            payload = try UserActivityPayload(decoding: bytes)
         } catch {
             throw ServiceError.activity(ServiceError.userActivityError(from: error))
         }
