@@ -14,6 +14,9 @@ extension Daemon {
             "paired-devices": .uint32(UInt32(network.paired.devices.count)),
         ]
         if let listener = network.listener { status["listen"] = .string(listener.address) }
+        // Resources held, for soak tests and leak hunting: see MainContextSources.
+        status["glib-sources"] = .uint32(UInt32(clamping: MainContextSources.count()))
+        if let descriptors = OpenFileDescriptors.count() { status["open-fds"] = .uint32(UInt32(clamping: descriptors)) }
         if let (app, published) = registry.latest {
             status["current"] = .dictionary(Self.record(app, published))
         }
