@@ -142,12 +142,14 @@ public final class HandoffClient {
         }
     }
 
-    /// Publishes in the center's next scheduler turn, once however many changes came before
-    /// it: typing in a field that makes the title costs one call per turn, not per change.
+    /// Publishes in the main loop's next turn, once however many changes came before it, as
+    /// update passes batch `needsSave` marks: typing in a field that makes the title costs
+    /// at most one call per turn, not one per change. (A GLib source of its own, not the
+    /// center's scheduler, which an app may hold back to save only when asked.)
     private func schedulePublication() {
-        guard !publicationScheduled, let center = application?.center else { return }
+        guard !publicationScheduled else { return }
         publicationScheduled = true
-        center.scheduler.schedule { [weak self] in
+        GLibSources.once(after: 0) { [weak self] in
             guard let self else { return }
             self.publicationScheduled = false
             self.publishCurrent()
