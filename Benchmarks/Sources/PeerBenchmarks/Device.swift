@@ -43,10 +43,28 @@ final class Device {
         address = text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    func startBatond(_ executable: String, arguments: [String]) throws {
+    /// batond's log so far.
+    var log: String { (try? String(contentsOf: root.appendingPathComponent("batond.log"), encoding: .utf8)) ?? "" }
+
+    /// The medians of the step times (ms) batond logged at debug level in lines containing
+    /// `marker`, by step name: `"… timing (ms): claim 0.012, Save 0.4"`.
+    func loggedTimings(_ marker: String) -> [String: Double] {
+        var steps: [String: [Double]] = [:]
+        for line in log.split(separator: "\n") where line.contains(marker) {
+            guard let list = line.split(separator: ":").last else { continue }
+            // Each number belongs to the word before it.
+            let words = list.split(whereSeparator: { $0 == " " || $0 == "," })
+            for (name, value) in zip(words, words.dropFirst()) where Double(name) == nil {
+                if let number = Double(value) { steps[String(name), default: []].append(number) }
+            }
+        }
+        return steps.mapValues { median($0) }
+    }
+
+    func startBatond(_ executable: String, arguments: [String], logLevel: String = "warning") throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--listen", "127.0.0.1:0", "--no-discovery", "--log-level", "warning",
+        process.arguments = ["--listen", "127.0.0.1:0", "--no-discovery", "--log-level", logLevel,
                              "--state-dir", root.appendingPathComponent("state").path,
                              "--config-dir", root.appendingPathComponent("config").path] + arguments
         var environment = ProcessInfo.processInfo.environment

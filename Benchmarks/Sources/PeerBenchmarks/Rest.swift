@@ -1,9 +1,13 @@
 import BatonGLib
 import Foundation
 
-/// A process at rest: its private memory and how often its threads wake.
+/// A process at rest: its memory and how often its threads wake.
 struct RestFigures {
-    /// Private memory (clean and dirty pages no other process maps), in KiB.
+    /// Anonymous resident memory (heap, stacks: `RssAnon`), in KiB: the memory the process
+    /// itself made, which the target counts.
+    let anonymousKiB: Int
+    /// Private memory (clean and dirty pages no other process maps, the libraries' own
+    /// relocated data included), in KiB.
     let privateKiB: Int
     /// Resident memory, shared libraries included, in KiB.
     let residentKiB: Int
@@ -22,7 +26,11 @@ func measureAtRest(pid: Int32, seconds: Double) async throws -> RestFigures {
         rollup.split(separator: "\n").first { $0.hasPrefix(name + ":") }
             .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
     }
-    return RestFigures(privateKiB: field("Private_Clean") + field("Private_Dirty"), residentKiB: field("Rss"),
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    let anonymous = status.split(separator: "\n").first { $0.hasPrefix("RssAnon:") }
+        .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
+    return RestFigures(anonymousKiB: anonymous, privateKiB: field("Private_Clean") + field("Private_Dirty"),
+                       residentKiB: field("Rss"),
                        wakeupsPerSecond: Double(after - before) / seconds)
 }
 
@@ -71,5 +79,10 @@ func measureRest(batond: String, peers count: Int, seconds: Double) async throws
     }
     try await Task.sleep(nanoseconds: 2_000_000_000)
     let paired = try await measureAtRest(pid: hubPID, seconds: seconds)
+    if ProcessInfo.processInfo.environment["BATON_BENCH_SMAPS"] != nil {
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(hubPID)/task"))?.count ?? 0
+        print("threads: \(threads)")
+        print((try? String(contentsOfFile: "/proc/\(hubPID)/smaps", encoding: .utf8)) ?? "")
+    }
     return (alone, paired)
 }

@@ -444,6 +444,7 @@ final class PeerNetwork {
         }
         scheduleHousekeeping()
         delegate?.devicesChanged()
+        malloc_trim(0)
     }
 
     /// Of two links to one device, both sides keep the one dialed by the device with the

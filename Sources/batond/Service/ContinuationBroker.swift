@@ -3,6 +3,7 @@ import BatonBus
 import BatonGLib
 import Foundation
 import BatonPeer
+import CGLib
 import Logging
 
 /// Where an activity to continue comes from.
@@ -96,6 +97,7 @@ final class ContinuationBroker {
     /// - Throws: ``ServiceError``: no claimant, or the `UserActivityError` that ended it.
     func continueActivity(_ source: ActivitySource) async throws {
         let type = source.activityType
+        let started = Self.now
         let target: RegisteredApp
         do {
             target = try await claimingApp(for: source)
@@ -105,25 +107,30 @@ final class ContinuationBroker {
             try InstalledApps.openInBrowser(url)
             return
         }
+        let claimed = Self.now
         let token = ListingID.make()
         logger.info("continuing \(type) in \(target.appID) (\(target.busName), \(target.isVerified(for: type) ? "verified" : "unverified") for it)")
         // The app hears BeginContinuation (its willContinue runs) while the payload is on its
         // way: the two round trips overlap. CompleteContinuation goes only once both are done,
         // on the same connection, so the app always sees Begin first.
         let begun = Task { @MainActor in
-            try await callApp(target.busName, "BeginContinuation", [.string(token), .string(type)], timeout: timeouts.call)
+            _ = try await callApp(target.busName, "BeginContinuation", [.string(token), .string(type)], timeout: timeouts.call)
+            return Self.now
         }
-        let fetched = Task { @MainActor in try await fetch(source) }
+        let fetched = Task { @MainActor in (try await fetch(source), Self.now) }
+        let begunAt: Double
         do {
-            _ = try await begun.value
+            begunAt = try await begun.value
         } catch {
             let failure = describe(error, app: target.appID, step: "start the continuation")
             _ = try? await callApp(target.busName, "FailContinuation", [.string(token), .dictionary(failure.record)],
                                    timeout: timeouts.call)
             throw ServiceError.activity(failure)
         }
+        let fetchedAt: Double
         do {
-            let bytes = try await fetched.value
+            let bytes: [UInt8]
+            (bytes, fetchedAt) = try await fetched.value
             _ = try await callApp(target.busName, "CompleteContinuation", [.string(token), .bytes(bytes)],
                                   timeout: timeouts.restore)
         } catch {
@@ -133,16 +140,23 @@ final class ContinuationBroker {
                                    timeout: timeouts.call)
             throw ServiceError.activity(failure)
         }
+        let restored = Self.now
         logger.info("\(target.appID) restored \(type)")
+        logger.debug("continuation timing (ms): claim \(Self.milliseconds(claimed - started)), BeginContinuation \(Self.milliseconds(begunAt - claimed)) beside fetch \(Self.milliseconds(fetchedAt - claimed)), CompleteContinuation \(Self.milliseconds(restored - max(begunAt, fetchedAt))), total \(Self.milliseconds(restored - started))")
         switch source {
         case .local(let origin, let published):
-            await tellContinued(origin, published)
+            Task { @MainActor in await tellContinued(origin, published) }
         case .offer(let offer):
             if let deviceID = offer.peerDeviceID { delegate?.continued(offer, from: deviceID) }
         case .payload:
             break
         }
     }
+
+    /// Seconds on the monotonic clock, for the timing of a continuation's steps.
+    private static var now: Double { Double(g_get_monotonic_time()) / 1_000_000 }
+
+    private static func milliseconds(_ seconds: Double) -> String { String(format: "%.3f", seconds * 1000) }
 
     /// Tells the app whose activity was continued elsewhere (`userActivityWasContinued`).
     func tellContinued(_ app: RegisteredApp, _ published: PublishedActivity) async {
@@ -185,8 +199,10 @@ final class ContinuationBroker {
     /// Asks `app` to save the activity now and checks what comes back.
     func save(_ app: RegisteredApp, activityID: String, type: String) async throws -> [UInt8] {
         let reply: [BusValue]
+        let started = Self.now
         do {
             reply = try await callApp(app.busName, "Save", [.string(activityID)], timeout: timeouts.save)
+            logger.debug("save timing (ms): Save \(Self.milliseconds(Self.now - started))")
         } catch {
             throw ServiceError.activity(describe(error, app: app.appID, step: "save the activity"))
         }
