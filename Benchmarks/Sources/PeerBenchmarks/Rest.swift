@@ -79,10 +79,5 @@ func measureRest(batond: String, peers count: Int, seconds: Double) async throws
     }
     try await Task.sleep(nanoseconds: 2_000_000_000)
     let paired = try await measureAtRest(pid: hubPID, seconds: seconds)
-    if ProcessInfo.processInfo.environment["BATON_BENCH_SMAPS"] != nil {
-        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(hubPID)/task"))?.count ?? 0
-        print("threads: \(threads)")
-        print((try? String(contentsOfFile: "/proc/\(hubPID)/smaps", encoding: .utf8)) ?? "")
-    }
     return (alone, paired)
 }
