@@ -18,6 +18,7 @@ public final class ActivityCenter {
             guard oldValue !== scheduler, turnScheduled else { return }
             turnScheduled = false
             turnGeneration += 1
+            turnWork = nil
             scheduleTurn()
         }
     }
@@ -47,6 +48,10 @@ public final class ActivityCenter {
     private var turnGeneration = 0
     private var electionPending = false
     private var pendingUpdates: [UserActivity] = []
+    /// The storage of the last pass's batch, kept for the next one.
+    private var spareUpdates: [UserActivity] = []
+    /// A turn's work, made once per scheduler: a new closure each turn would allocate.
+    private var turnWork: (@MainActor () -> Void)?
     private var ownershipChecks: [UserActivity] = []
     private var observers: [(id: Int, handler: @MainActor (ActivityEvent) -> Void)] = []
     private var nextObserverID = 0
@@ -109,11 +114,17 @@ public final class ActivityCenter {
     private func scheduleTurn() {
         guard !turnScheduled else { return }
         turnScheduled = true
+        if let turnWork {
+            scheduler.schedule(turnWork)
+            return
+        }
         let generation = turnGeneration
-        scheduler.schedule { [weak self] in
+        let work: @MainActor () -> Void = { [weak self] in
             guard let self, self.turnGeneration == generation else { return }
             self.runTurn()
         }
+        turnWork = work
+        scheduler.schedule(work)
     }
 
     /// One scheduler turn: abandoned activities are invalidated, then the election runs,
@@ -171,14 +182,16 @@ public final class ActivityCenter {
     }
 
     private func runUpdatePass() {
-        let batch = pendingUpdates
-        pendingUpdates = []
+        var batch = spareUpdates
+        swap(&batch, &pendingUpdates)
         for activity in batch {
             activity.isQueuedForUpdate = false
         }
         for activity in batch where activity.isValid && activity.needsSave {
             activity.performUpdate()
         }
+        batch.removeAll(keepingCapacity: true)
+        spareUpdates = batch
     }
 
     func activityDidUpdateOwnedState(_ activity: UserActivity) {
