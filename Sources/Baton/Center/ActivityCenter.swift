@@ -50,8 +50,9 @@ public final class ActivityCenter {
     private var pendingUpdates: [UserActivity] = []
     /// The storage of the last pass's batch, kept for the next one.
     private var spareUpdates: [UserActivity] = []
-    /// A turn's work, made once per scheduler: a new closure each turn would allocate.
-    private var turnWork: (@MainActor () -> Void)?
+    /// A turn's work, made once per scheduler: a new closure each turn would allocate, and
+    /// so would an optional closure (kept in the struct, it is read as it is).
+    private var turnWork: ScheduledWork?
     private var ownershipChecks: [UserActivity] = []
     private var observers: [(id: Int, handler: @MainActor (ActivityEvent) -> Void)] = []
     private var nextObserverID = 0
@@ -115,16 +116,16 @@ public final class ActivityCenter {
         guard !turnScheduled else { return }
         turnScheduled = true
         if let turnWork {
-            scheduler.schedule(turnWork)
+            scheduler.schedule(turnWork.run)
             return
         }
         let generation = turnGeneration
-        let work: @MainActor () -> Void = { [weak self] in
+        let work = ScheduledWork { [weak self] in
             guard let self, self.turnGeneration == generation else { return }
             self.runTurn()
         }
         turnWork = work
-        scheduler.schedule(work)
+        scheduler.schedule(work.run)
     }
 
     /// One scheduler turn: abandoned activities are invalidated, then the election runs,
