@@ -34,7 +34,6 @@ let package = Package(
             pkgConfig: "gio-unix-2.0",
             providers: [.apt(["libglib2.0-dev"])]
         ),
-        .target(name: "CBatonGtk", dependencies: ["CGtk"]),
         .target(name: "BatonGLib", dependencies: ["Baton", "CGLib"]),
         .target(
             name: "BatonBus",
@@ -56,7 +55,7 @@ let package = Package(
         .target(
             name: "BatonGtk",
             dependencies: [
-                "Baton", "BatonGLib", "BatonBus", "CGLib", "CGtk", "CBatonGtk",
+                "Baton", "BatonGLib", "BatonBus", "CGLib", "CGtk",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -102,7 +101,7 @@ let package = Package(
         .target(name: "ServiceFixtures", dependencies: ["CGLib"], path: "Tests/ServiceFixtures"),
         .testTarget(name: "BatondTests", dependencies: ["ServiceFixtures", "batond"]),
         .testTarget(name: "BatonPeerTests", dependencies: ["BatonPeer", "BatonGLib", "BatonBus", "Baton", "ServiceFixtures"]),
-        .testTarget(name: "BatonGLibTests", dependencies: ["BatonGLib", "CGLib", "ServiceFixtures"]),
+        .testTarget(name: "BatonGLibTests", dependencies: ["Baton", "BatonGLib", "BatonBus", "CGLib", "ServiceFixtures"]),
         .executableTarget(
             name: "BatonGtkHarness",
             dependencies: ["Baton", "BatonGtk", "CGtk"],

@@ -31,19 +31,28 @@ public enum ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The prefix of every Baton error name.
     public static let namePrefix = "org.baton.Error."
 
-    /// The D-Bus error name.
+    /// The error's number in ``BatonErrorTable``, for the errors of Baton's own names.
+    public var code: Int? {
+        switch self {
+        case .activity(let error): return error.code
+        case .unknownActivity: return 1
+        case .notRegistered: return 2
+        case .noClaimant: return 3
+        case .unknownDevice: return 4
+        case .pairing: return 5
+        case .identityMismatch: return 6
+        case .invalidArguments, .accessDenied, .limitExceeded: return nil
+        }
+    }
+
+    /// The D-Bus error name: Baton's (``BatonErrorTable``), or the standard one for a bad,
+    /// refused or excessive call.
     public var busName: String {
         switch self {
-        case .activity(let error): return Self.namePrefix + Self.name(of: error)
-        case .unknownActivity: return Self.namePrefix + "UnknownActivity"
-        case .notRegistered: return Self.namePrefix + "NotRegistered"
-        case .noClaimant: return Self.namePrefix + "NoClaimant"
         case .invalidArguments: return "org.freedesktop.DBus.Error.InvalidArgs"
         case .accessDenied: return "org.freedesktop.DBus.Error.AccessDenied"
-        case .unknownDevice: return Self.namePrefix + "UnknownDevice"
-        case .pairing: return Self.namePrefix + "Pairing"
-        case .identityMismatch: return Self.namePrefix + "IdentityMismatch"
         case .limitExceeded: return "org.freedesktop.DBus.Error.LimitsExceeded"
+        default: return code.flatMap(BatonErrorTable.name(of:)) ?? Self.namePrefix + "HandoffFailed"
         }
     }
 
@@ -74,7 +83,7 @@ public enum ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
             return .handoffFailed(error.description)
         case let error as BusError:
             if let name = error.remoteName {
-                if name.hasPrefix(namePrefix), let known = activityError(named: name, message: error.message) {
+                if let known = activityError(named: name, message: error.message, details: error.details) {
                     return known
                 }
                 if name == "org.freedesktop.DBus.Error.NoReply" || name == "org.freedesktop.DBus.Error.ServiceUnknown"
@@ -89,49 +98,33 @@ public enum ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    private static func name(of error: UserActivityError) -> String {
-        switch error {
-        case .cancelled: return "Cancelled"
-        case .handoffFailed: return "HandoffFailed"
-        case .connectionUnavailable: return "ConnectionUnavailable"
-        case .remoteApplicationTimedOut: return "RemoteApplicationTimedOut"
-        case .userInfoTooLarge: return "UserInfoTooLarge"
-        case .invalidWebpageURL: return "InvalidWebpageURL"
-        case .invalidUserInfo: return "InvalidUserInfo"
-        case .malformedPayload: return "MalformedPayload"
-        case .invalidActivity: return "InvalidActivity"
-        }
-    }
-
-    /// The `UserActivityError` behind a Baton error name, with the message as its reason.
-    private static func activityError(named name: String, message: String) -> UserActivityError? {
-        switch String(name.dropFirst(namePrefix.count)) {
-        case "Cancelled": return .cancelled
-        case "HandoffFailed": return .handoffFailed(message)
-        case "ConnectionUnavailable": return .connectionUnavailable(message)
-        case "RemoteApplicationTimedOut": return .remoteApplicationTimedOut(message)
-        case "UserInfoTooLarge":
-            let numbers = message.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-            return .userInfoTooLarge(size: numbers.first ?? 0, limit: numbers.dropFirst().first ?? UserActivity.maximumUserInfoSize)
-        case "InvalidWebpageURL": return .invalidWebpageURL(message)
-        case "InvalidUserInfo": return .invalidUserInfo(message)
-        case "MalformedPayload": return .malformedPayload(message)
-        case "InvalidActivity": return .invalidActivity(message)
-        default: return nil
-        }
+    /// The `UserActivityError` behind a Baton error name: from the error's record when it
+    /// carries one, else from its number with the message as its reason.
+    private static func activityError(named name: String, message: String,
+                                      details: [String: BusValue]) -> UserActivityError? {
+        guard let code = BatonErrorTable.code(named: name), code >= 3072 else { return nil }
+        if details["code"]?.integer == Int64(code) { return UserActivityError(record: details) }
+        return UserActivityError(code: code, reason: message)
     }
 }
 
 extension BusMethodCall {
     /// Answers with the D-Bus error of `error`: a ``ServiceError`` or ``UserActivityError``
     /// by its name, anything else as `org.baton.Error.HandoffFailed`.
-    public func fail(with error: any Error) {
+    ///
+    /// - Parameter sendingRecord: whether an activity error's record (``BatonErrorTable``)
+    ///   follows its message: only for a caller known to be Baton's (an app answering
+    ///   batond), since other GDBus callers then lose the message.
+    public func fail(with error: any Error, sendingRecord: Bool = false) {
         let serviceError: ServiceError
         switch error {
         case let error as ServiceError: serviceError = error
         case let error as UserActivityError: serviceError = .activity(error)
         default: serviceError = .activity(ServiceError.userActivityError(from: error))
         }
-        fail(name: serviceError.busName, message: serviceError.description)
+        _ = BatonErrorTable.domain
+        var details: [String: BusValue] = [:]
+        if sendingRecord, case .activity(let activityError) = serviceError { details = activityError.record }
+        fail(name: serviceError.busName, message: serviceError.description, details: details)
     }
 }

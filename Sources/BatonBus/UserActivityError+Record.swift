@@ -13,16 +13,22 @@ extension UserActivityError {
         return record
     }
 
-    /// Reads a `FailContinuation` record; an unknown code becomes ``handoffFailed(_:)``.
+    /// Reads an error record (``BatonErrorTable``); an unknown code becomes
+    /// ``handoffFailed(_:)``.
     public init(record: [String: BusValue]) {
-        let reason = record["reason"]?.string ?? "no reason given"
-        switch record["code"]?.integer ?? 4608 {
+        self.init(code: Int(clamping: record["code"]?.integer ?? 4608), reason: record["reason"]?.string ?? "no reason given",
+                  size: Int(clamping: record["size"]?.integer ?? 0),
+                  limit: Int(clamping: record["limit"]?.integer ?? Int64(UserActivity.maximumUserInfoSize)))
+    }
+
+    /// The error numbered `code` (``code``), with `reason` as its text, and `size` and `limit`
+    /// for ``userInfoTooLarge(size:limit:)``; an unknown code becomes ``handoffFailed(_:)``.
+    init(code: Int, reason: String, size: Int = 0, limit: Int = UserActivity.maximumUserInfoSize) {
+        switch code {
         case 3072: self = .cancelled
         case 4609: self = .connectionUnavailable(reason)
         case 4610: self = .remoteApplicationTimedOut(reason)
-        case 4611:
-            self = .userInfoTooLarge(size: Int(clamping: record["size"]?.integer ?? 0),
-                                     limit: Int(clamping: record["limit"]?.integer ?? Int64(UserActivity.maximumUserInfoSize)))
+        case 4611: self = .userInfoTooLarge(size: size, limit: limit)
         case 4640: self = .invalidWebpageURL(reason)
         case 4641: self = .invalidUserInfo(reason)
         case 4642: self = .malformedPayload(reason)

@@ -65,62 +65,6 @@ public final class BusConnection {
     /// Whether the connection is closed (the bus went away).
     public var isClosed: Bool { g_dbus_connection_is_closed(raw) != 0 }
 
-    /// Calls `method` and waits for its reply, without blocking the main loop. File
-    /// descriptors among the arguments go with the call in a `GUnixFDList`, and those in the
-    /// reply come back as ``BusFileDescriptor``s of their own.
-    ///
-    /// - Parameter timeout: seconds to wait for the reply.
-    /// - Throws: ``BusError``; ``BusError/failed(_:)`` when the arguments cannot be sent
-    ///   (see ``BusValueError``) or the reply cannot be read.
-    public func call(_ destination: String, path: String, interface: String, method: String,
-                     arguments: [BusValue] = [], timeout: Double = 25) async throws -> [BusValue] {
-        let body = try Self.body(arguments, allowingFileDescriptors: true)
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[BusValue], any Error>) in
-            let box = Unmanaged.passRetained(CallReply(continuation)).toOpaque()
-            withExtendedLifetime(body) {
-                g_dbus_connection_call_with_unix_fd_list(
-                    raw, destination, path, interface, method, body.variant, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                    Self.milliseconds(timeout), body.fileDescriptors, nil, { source, result, data in
-                        guard let data else { return }
-                        let reply = Unmanaged<CallReply>.fromOpaque(data).takeRetainedValue()
-                        var error: UnsafeMutablePointer<GError>?
-                        var fileDescriptors: UnsafeMutablePointer<GUnixFDList>?
-                        let value = g_dbus_connection_call_with_unix_fd_list_finish(
-                            OpaquePointer(source), &fileDescriptors, result, &error)
-                        defer { if let fileDescriptors { g_object_unref(fileDescriptors) } }
-                        reply.finish(value, fileDescriptors, error)
-                    }, box)
-            }
-        }
-    }
-
-    /// Calls `method` and blocks until its reply: for command-line tools without a main loop.
-    /// File descriptors travel as with ``call(_:path:interface:method:arguments:timeout:)``.
-    ///
-    /// - Parameters:
-    ///   - autoStart: whether the bus may start the destination through D-Bus activation.
-    ///   - timeout: seconds to wait; `nil` waits as long as it takes.
-    /// - Throws: ``BusError``, ``BusError/failed(_:)`` when the arguments cannot be sent (see
-    ///   ``BusValueError``); ``UnsupportedVariantType`` or ``BusValueError`` for a reply that
-    ///   cannot be read.
-    public func callSync(_ destination: String, path: String, interface: String, method: String,
-                         arguments: [BusValue] = [], autoStart: Bool = true,
-                         timeout: Double? = 25) throws -> [BusValue] {
-        let body = try Self.body(arguments, allowingFileDescriptors: true)
-        var error: UnsafeMutablePointer<GError>?
-        var fileDescriptors: UnsafeMutablePointer<GUnixFDList>?
-        defer { if let fileDescriptors { g_object_unref(fileDescriptors) } }
-        let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
-        let reply = withExtendedLifetime(body) {
-            g_dbus_connection_call_with_unix_fd_list_sync(
-                raw, destination, path, interface, method, body.variant, nil, flags,
-                timeout.map(Self.milliseconds) ?? Int32.max, body.fileDescriptors, &fileDescriptors, nil, &error)
-        }
-        guard let reply else { throw BusError(taking: error) }
-        defer { g_variant_unref(reply) }
-        return try Self.arguments(of: reply, fileDescriptors: fileDescriptors)
-    }
-
     /// A message body of `arguments`.
     ///
     /// - Throws: ``BusError/failed(_:)`` naming the ``BusValueError``.
@@ -184,29 +128,6 @@ public final class BusConnection {
 
     nonisolated static func milliseconds(_ seconds: Double) -> Int32 {
         Int32(max(1, min(seconds * 1000, Double(Int32.max))))
-    }
-}
-
-/// The continuation of one asynchronous call, resumed once by GLib's callback.
-private final class CallReply {
-    let continuation: CheckedContinuation<[BusValue], any Error>
-
-    init(_ continuation: CheckedContinuation<[BusValue], any Error>) {
-        self.continuation = continuation
-    }
-
-    func finish(_ value: OpaquePointer?, _ fileDescriptors: UnsafeMutablePointer<GUnixFDList>?,
-                _ error: UnsafeMutablePointer<GError>?) {
-        guard let value else {
-            continuation.resume(throwing: BusError(taking: error))
-            return
-        }
-        defer { g_variant_unref(value) }
-        do {
-            continuation.resume(returning: try BusConnection.arguments(of: value, fileDescriptors: fileDescriptors))
-        } catch {
-            continuation.resume(throwing: BusError.failed("\(error)"))
-        }
     }
 }
 

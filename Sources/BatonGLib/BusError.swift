@@ -3,29 +3,36 @@ import CGLib
 /// Why a D-Bus call failed.
 public enum BusError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The peer answered with a D-Bus error: its name (such as
-    /// `org.freedesktop.DBus.Error.ServiceUnknown`) and message.
-    case remote(name: String, message: String)
+    /// `org.freedesktop.DBus.Error.ServiceUnknown`), message, and the details an error of
+    /// Baton's carries after its message (see ``BusMethodCall/fail(name:message:details:)``).
+    case remote(name: String, message: String, details: [String: BusValue] = [:])
     /// No answer came within the call's timeout.
     case timedOut(String)
     /// The call could not be made: no bus, a closed connection, bad arguments.
     case failed(String)
 
-    /// The D-Bus error name, for ``remote(name:message:)``.
+    /// The D-Bus error name, for ``remote(name:message:details:)``.
     public var remoteName: String? {
-        if case .remote(let name, _) = self { return name }
+        if case .remote(let name, _, _) = self { return name }
         return nil
+    }
+
+    /// The details of a remote error: empty unless the peer sent some.
+    public var details: [String: BusValue] {
+        if case .remote(_, _, let details) = self { return details }
+        return [:]
     }
 
     /// The error's message without its name.
     public var message: String {
         switch self {
-        case .remote(_, let message), .timedOut(let message), .failed(let message): return message
+        case .remote(_, let message, _), .timedOut(let message), .failed(let message): return message
         }
     }
 
     public var description: String {
         switch self {
-        case .remote(let name, let message): return "\(name): \(message)"
+        case .remote(let name, let message, _): return "\(name): \(message)"
         case .timedOut(let message): return "timed out: \(message)"
         case .failed(let message): return message
         }

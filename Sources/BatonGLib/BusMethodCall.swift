@@ -43,11 +43,29 @@ public final class BusMethodCall {
         }
     }
 
-    /// Answers with a D-Bus error.
-    public func fail(name: String, message: String) {
+    /// Answers with a D-Bus error: `name`, `message`, and `details` (when there are any) as
+    /// an `a{sv}` after the message, which D-Bus allows; a caller through ``BusConnection``
+    /// reads them as ``BusError/details``. GDBus reads only a message alone, so a GDBus
+    /// caller sees an error with details without its message: send them only to callers
+    /// known to read them.
+    public func fail(name: String, message: String, details: [String: BusValue] = [:]) {
         guard let invocation else { return }
         self.invocation = nil
-        g_dbus_method_invocation_return_dbus_error(invocation, name, message)
+        guard !details.isEmpty, let call = g_dbus_method_invocation_get_message(invocation),
+              let body = try? EncodedVariant(body: [.string(message), .dictionary(details)], allowingFileDescriptors: false),
+              let reply = g_dbus_message_new_method_error_literal(call, name, message) else {
+            g_dbus_method_invocation_return_dbus_error(invocation, name, message)
+            return
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(reply)) }
+        withExtendedLifetime(body) { g_dbus_message_set_body(reply, body.variant) }
+        var error: UnsafeMutablePointer<GError>?
+        if g_dbus_connection_send_message(g_dbus_method_invocation_get_connection(invocation), reply,
+                                          G_DBUS_SEND_MESSAGE_FLAGS_NONE, nil, &error) == 0 {
+            g_clear_error(&error)
+        }
+        // The reply went out on its own: the invocation is done with.
+        g_object_unref(UnsafeMutableRawPointer(invocation))
     }
 
     /// Answers with `org.freedesktop.DBus.Error.InvalidArgs`.

@@ -7,7 +7,9 @@ import CGLib
 /// Work scheduled while the idle callback runs goes to the next idle, never the current one.
 @MainActor
 public final class GLibScheduler: ActivityScheduler {
-    private var queue: [@MainActor () -> Void] = []
+    private var queue: [ScheduledWork] = []
+    /// The storage of the batch last run, kept for the next one.
+    private var spare: [ScheduledWork] = []
     private var sourceID: guint = 0
 
     /// The priority of the idle source (`G_PRIORITY_DEFAULT_IDLE` by default).
@@ -21,7 +23,7 @@ public final class GLibScheduler: ActivityScheduler {
     public var pendingCount: Int { queue.count }
 
     public func schedule(_ work: @escaping @MainActor () -> Void) {
-        queue.append(work)
+        queue.append(ScheduledWork(work))
         guard sourceID == 0 else { return }
         let box = Unmanaged.passRetained(self).toOpaque()
         sourceID = g_idle_add_full(priority, { data in
@@ -37,8 +39,10 @@ public final class GLibScheduler: ActivityScheduler {
 
     private func runQueued() {
         sourceID = 0
-        let batch = queue
-        queue = []
-        for work in batch { work() }
+        var batch = spare
+        swap(&batch, &queue)
+        for work in batch { work.run() }
+        batch.removeAll(keepingCapacity: true)
+        spare = batch
     }
 }

@@ -1,6 +1,5 @@
 import Baton
 import BatonGLib
-import CBatonGtk
 import CGLib
 import CGtk
 

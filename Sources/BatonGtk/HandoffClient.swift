@@ -40,7 +40,9 @@ public final class HandoffClient {
     private var pending: [String: PendingContinuation] = [:]
     private var lastPublished: (id: String, summary: ActivitySummary)?
     /// Counts the publishing calls sent, so a failure can tell whether a later one followed.
-    private var publications = 0
+    private(set) var publications = 0
+    /// Whether a publication is scheduled for the center's next turn.
+    private var publicationScheduled = false
     private var hasLoggedAbsence = false
 
     init(application: BatonApplication, teamIdentifier: String, activityTypes: [String]) {
@@ -134,9 +136,23 @@ public final class HandoffClient {
     private func observe(_ event: ActivityEvent) {
         switch event {
         case .becameCurrent, .resigned, .summaryChanged, .invalidated:
-            publishCurrent()
+            schedulePublication()
         default:
             break
+        }
+    }
+
+    /// Publishes in the main loop's next turn, once however many changes came before it, as
+    /// update passes batch `needsSave` marks: typing in a field that makes the title costs
+    /// at most one call per turn, not one per change. (A GLib source of its own, not the
+    /// center's scheduler, which an app may hold back to save only when asked.)
+    private func schedulePublication() {
+        guard !publicationScheduled else { return }
+        publicationScheduled = true
+        GLibSources.once(after: 0) { [weak self] in
+            guard let self else { return }
+            self.publicationScheduled = false
+            self.publishCurrent()
         }
     }
 
@@ -193,20 +209,21 @@ public final class HandoffClient {
 
     private func save(_ id: String, _ call: BusMethodCall) {
         guard let activity = activityIDs.activity(for: id), activity.isValid, let center = application?.center else {
-            call.fail(with: ServiceError.unknownActivity(id))
+            call.fail(with: ServiceError.unknownActivity(id), sendingRecord: true)
             return
         }
         center.saveNow(activity)
         do {
-            call.reply([.bytes(Array(try activity.payload.encoded()))])
+            call.reply([.bytes(try activity.payload.encodedBytes())])
         } catch {
-            call.fail(with: error)
+            call.fail(with: error, sendingRecord: true)
         }
     }
 
     private func begin(_ token: String, type: String, _ call: BusMethodCall) {
         guard let application, !token.isEmpty, !type.isEmpty, pending[token] == nil else {
-            call.fail(with: ServiceError.invalidArguments("a continuation needs a new token and an activity type"))
+            call.fail(with: ServiceError.invalidArguments("a continuation needs a new token and an activity type"),
+                      sendingRecord: true)
             return
         }
         let continuation = application.beginContinuation(activityType: type)
@@ -222,23 +239,23 @@ public final class HandoffClient {
 
     private func complete(_ token: String, bytes: [UInt8], _ call: BusMethodCall) {
         guard let entry = pending.removeValue(forKey: token), let center = application?.center else {
-            call.fail(with: ServiceError.unknownActivity(token))
+            call.fail(with: ServiceError.unknownActivity(token), sendingRecord: true)
             return
         }
         let activity: UserActivity
         do {
-            activity = try UserActivity(payload: UserActivityPayload(decoding: Data(bytes)), center: center)
+            activity = try UserActivity(payload: UserActivityPayload(decoding: bytes), center: center)
         } catch {
             entry.finish(failing: ServiceError.userActivityError(from: error))
-            call.fail(with: error)
+            call.fail(with: error, sendingRecord: true)
             return
         }
-        entry.deliver(activity, center: center, answering: call)
+        entry.deliver(activity, answering: call)
     }
 
     private func fail(_ token: String, record: [String: BusValue], _ call: BusMethodCall) {
         guard let entry = pending.removeValue(forKey: token) else {
-            call.fail(with: ServiceError.unknownActivity(token))
+            call.fail(with: ServiceError.unknownActivity(token), sendingRecord: true)
             return
         }
         entry.finish(failing: UserActivityError(record: record))
@@ -247,7 +264,7 @@ public final class HandoffClient {
 
     private func wasContinued(_ id: String, _ call: BusMethodCall) {
         guard let activity = activityIDs.activity(for: id), let center = application?.center else {
-            call.fail(with: ServiceError.unknownActivity(id))
+            call.fail(with: ServiceError.unknownActivity(id), sendingRecord: true)
             return
         }
         center.reportContinued(activity)

@@ -8,7 +8,6 @@ final class PendingContinuation {
     let continuation: Continuation
     /// The timer that fails the continuation when the activity never comes.
     var timer: UInt32 = 0
-    private var observation: ActivityObservation?
 
     init(_ continuation: Continuation) {
         self.continuation = continuation
@@ -23,46 +22,35 @@ final class PendingContinuation {
 
     /// Delivers the activity and answers `call` once the restoration handler ran, or with
     /// the error that failed the continuation instead.
-    func deliver(_ activity: UserActivity, center: ActivityCenter, answering call: BusMethodCall) {
+    func deliver(_ activity: UserActivity, answering call: BusMethodCall) {
         GLibSources.cancel(timer)
         timer = 0
         guard !continuation.isFinished else {
-            call.fail(with: UserActivityError.cancelled)
+            call.fail(with: UserActivityError.cancelled, sendingRecord: true)
             return
         }
-        var delivered = false
-        observation = center.addObserver { [weak self] event in
-            switch event {
-            case .continued(let continued) where continued === activity:
-                delivered = true
-            case .restored(let restored) where restored === activity:
-                self?.stopObserving()
-                call.reply()
-            default:
-                break
-            }
+        let delivered = continuation.complete(with: activity) { [weak self] in
+            self?.cancelTimer()
+            if !call.isAnswered { call.reply() }
         }
-        continuation.complete(with: activity)
         guard delivered else {
-            stopObserving()
-            call.fail(with: UserActivityError.handoffFailed("the app did not accept the activity"))
+            call.fail(with: UserActivityError.handoffFailed("the app did not accept the activity"), sendingRecord: true)
             return
         }
         guard !call.isAnswered else { return }
         timer = GLibSources.once(after: Self.restorationWait) { [self] in
             timer = 0
-            stopObserving()
-            call.fail(with: UserActivityError.remoteApplicationTimedOut("the app never restored the activity"))
+            if !call.isAnswered {
+                call.fail(with: UserActivityError.remoteApplicationTimedOut("the app never restored the activity"), sendingRecord: true)
+            }
         }
     }
 
     /// How long to wait for the restoration handler after delivery, in seconds.
     static let restorationWait: Double = 120
 
-    private func stopObserving() {
+    private func cancelTimer() {
         GLibSources.cancel(timer)
         timer = 0
-        observation?.cancel()
-        observation = nil
     }
 }

@@ -1,6 +1,5 @@
 import Baton
 import BatonGLib
-import CBatonGtk
 import CGLib
 import CGtk
 import Foundation
@@ -55,8 +54,7 @@ public final class StateRestoration {
         guard let application else { return 0 }
         var payloads: [Data] = []
         for activity in activitiesToSave(of: application) {
-            activity.needsSave = true
-            application.center.saveNow(activity)
+            application.center.updateNow(activity)
             do {
                 payloads.append(try activity.payload.encoded())
             } catch {

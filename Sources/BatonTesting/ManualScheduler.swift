@@ -5,7 +5,7 @@ import Baton
 /// `EmbeddedEventLoop`, for deterministic tests of elections and update passes.
 @MainActor
 public final class ManualScheduler: ActivityScheduler {
-    private var queue: [@MainActor () -> Void] = []
+    private var queue: [ScheduledWork] = []
     private var head = 0
 
     public init() {}
@@ -14,7 +14,7 @@ public final class ManualScheduler: ActivityScheduler {
     public var pendingCount: Int { queue.count - head }
 
     public func schedule(_ work: @escaping @MainActor () -> Void) {
-        queue.append(work)
+        queue.append(ScheduledWork(work))
     }
 
     /// Runs the oldest queued work, if any. Returns whether there was some.
@@ -27,7 +27,7 @@ public final class ManualScheduler: ActivityScheduler {
             queue.removeAll(keepingCapacity: true)
             head = 0
         }
-        work()
+        work.run()
         return true
     }
 

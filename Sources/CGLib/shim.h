@@ -6,6 +6,7 @@
 #include <gio/gio.h>
 #include <gio/gdesktopappinfo.h>
 #include <glib-unix.h>
+#include <malloc.h>
 
 static inline gulong baton_signal_connect(gpointer instance, const char *signal, GCallback handler,
                                           gpointer data, GClosureNotify destroy) {

@@ -115,7 +115,7 @@ struct ActivityFile: Decodable {
         let payload = UserActivityPayload(activityType: type, title: title, userInfo: userInfo ?? [:], webpageURL: url,
                                           expirationDate: expirationDate.map(Date.init(timeIntervalSince1970:)))
         do {
-            return Array(try payload.encoded())
+            return try payload.encodedBytes()
         } catch let error as UserActivityError {
             throw CommandFailure("invalid activity: \(error) (error \(error.code))")
         } catch {

@@ -19,7 +19,7 @@ struct InspectCommand: ParsableCommand {
             guard let bytes = reply.at(0)?.bytes else { throw CommandFailure("the service sent no activity") }
             let payload: UserActivityPayload
             do {
-                payload = try UserActivityPayload(decoding: Data(bytes))
+                payload = try UserActivityPayload(decoding: bytes)
             } catch {
                 throw CommandFailure("the service sent an unreadable activity: \(error)")
             }

@@ -42,6 +42,12 @@ final class NoteWindow: ApplicationWindow {
         gtk_editable_set_text(OpaquePointer(entry), text + " (active)")
     }
 
+    /// Retitles the activity ten times in one turn of the main loop, as fast typing in a
+    /// field that makes the title would: "Note: burst 1" … "Note: burst 10".
+    func retitleInBurst() {
+        for number in 1...10 { userActivity?.title = "Note: burst \(number)" }
+    }
+
     /// Gives the activity a summary the service refuses (an expiration that never comes, as
     /// a bug might), retitled "Note: refused".
     func makeUnpublishable() {
@@ -91,6 +97,7 @@ final class NoteApp: BatonApplication, ApplicationDelegate {
         window.present()
         GLibSources.onUnixSignal(SIGUSR1) { [weak self] in self?.window?.touch() }
         GLibSources.onUnixSignal(SIGUSR2) { [weak self] in self?.window?.makeUnpublishable() }
+        GLibSources.onUnixSignal(SIGWINCH) { [weak self] in self?.window?.retitleInBurst() }
         let ineligible = arguments.contains("--ineligible")
         if ineligible { window.userActivity?.isEligibleForHandoff = false }
         if fault != nil || ineligible {

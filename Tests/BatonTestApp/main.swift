@@ -9,7 +9,8 @@ import Foundation
 ///     BatonTestApp impostor-daemon
 ///
 /// `app` appends " (active)" to its note on SIGUSR1, as a user typing would, and gives its
-/// activity a summary the service refuses on SIGUSR2.
+/// activity a summary the service refuses on SIGUSR2; on SIGWINCH it retitles its activity ten
+/// times in one turn of the main loop.
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func option(_ name: String) -> String? {

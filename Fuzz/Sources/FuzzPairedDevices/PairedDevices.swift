@@ -1,1 +1,1 @@
-../../../Sources/batond/PairedDevices.swift
+../../../Sources/batond/Network/PairedDevices.swift

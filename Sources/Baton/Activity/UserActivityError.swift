@@ -59,7 +59,9 @@ extension UserActivityError: CustomStringConvertible, LocalizedError {
         case .remoteApplicationTimedOut(let reason):
             return "an app did not answer in time: \(reason)"
         case .userInfoTooLarge(let size, let limit):
-            return "userInfo is \(size) bytes encoded, over the limit of \(limit) bytes"
+            // A size of 0 stands for one not known (an error from an app that sent no record).
+            return size > 0 ? "userInfo is \(size) bytes encoded, over the limit of \(limit) bytes"
+                : "userInfo is over the limit of \(limit) bytes encoded"
         case .invalidUserInfo(let reason):
             return "invalid userInfo: \(reason)"
         case .malformedPayload(let reason):

@@ -18,6 +18,7 @@ public final class ActivityCenter {
             guard oldValue !== scheduler, turnScheduled else { return }
             turnScheduled = false
             turnGeneration += 1
+            turnWork = nil
             scheduleTurn()
         }
     }
@@ -47,6 +48,11 @@ public final class ActivityCenter {
     private var turnGeneration = 0
     private var electionPending = false
     private var pendingUpdates: [UserActivity] = []
+    /// The storage of the last pass's batch, kept for the next one.
+    private var spareUpdates: [UserActivity] = []
+    /// A turn's work, made once per scheduler: a new closure each turn would allocate, and
+    /// so would an optional closure (kept in the struct, it is read as it is).
+    private var turnWork: ScheduledWork?
     private var ownershipChecks: [UserActivity] = []
     private var observers: [(id: Int, handler: @MainActor (ActivityEvent) -> Void)] = []
     private var nextObserverID = 0
@@ -78,6 +84,15 @@ public final class ActivityCenter {
         activity.performUpdate()
     }
 
+    /// Updates `activity` now whether or not it is marked: `userInfo` is cleared, each owner's
+    /// `updateUserActivityState` runs and its delegate's `userActivityWillSave`, as in an
+    /// update pass. A pending mark is cleared. For saving state the app cannot know is stale,
+    /// such as every window's activity at quit.
+    public func updateNow(_ activity: UserActivity) {
+        guard activity.isValid else { return }
+        activity.performUpdate()
+    }
+
     /// Tells the activity's delegate, and observers, that another device continued it.
     public func reportContinued(_ activity: UserActivity) {
         activity.delegate?.userActivityWasContinued(activity)
@@ -100,11 +115,17 @@ public final class ActivityCenter {
     private func scheduleTurn() {
         guard !turnScheduled else { return }
         turnScheduled = true
+        if let turnWork {
+            scheduler.schedule(turnWork.run)
+            return
+        }
         let generation = turnGeneration
-        scheduler.schedule { [weak self] in
+        let work = ScheduledWork { [weak self] in
             guard let self, self.turnGeneration == generation else { return }
             self.runTurn()
         }
+        turnWork = work
+        scheduler.schedule(work.run)
     }
 
     /// One scheduler turn: abandoned activities are invalidated, then the election runs,
@@ -162,14 +183,16 @@ public final class ActivityCenter {
     }
 
     private func runUpdatePass() {
-        let batch = pendingUpdates
-        pendingUpdates = []
+        var batch = spareUpdates
+        swap(&batch, &pendingUpdates)
         for activity in batch {
             activity.isQueuedForUpdate = false
         }
         for activity in batch where activity.isValid && activity.needsSave {
             activity.performUpdate()
         }
+        batch.removeAll(keepingCapacity: true)
+        spareUpdates = batch
     }
 
     func activityDidUpdateOwnedState(_ activity: UserActivity) {

@@ -22,3 +22,16 @@ public final class DispatchMainScheduler: ActivityScheduler {
         }
     }
 }
+
+/// A piece of scheduled work as a scheduler keeps it. Stored in an array, a bare closure is
+/// boxed in a new thunk each time (arrays keep functions in their most general form); inside
+/// this struct it is stored as it is, so queueing work allocates nothing once the array has
+/// room.
+public struct ScheduledWork {
+    /// The work.
+    public let run: @MainActor () -> Void
+
+    public init(_ run: @escaping @MainActor () -> Void) {
+        self.run = run
+    }
+}

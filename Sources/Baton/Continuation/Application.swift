@@ -37,7 +37,7 @@ open class Application: Responder {
         if pendingContinuation === continuation { pendingContinuation = nil }
     }
 
-    func deliver(_ activity: UserActivity, for continuation: Continuation) {
+    func deliver(_ activity: UserActivity, for continuation: Continuation, whenRestored restored: (@MainActor () -> Void)?) {
         continuationDidFinish(continuation)
         center.emit(.continued(activity))
         let center = center
@@ -46,6 +46,7 @@ open class Application: Responder {
                 object.restoreUserActivityState(activity)
             }
             center.emit(.restored(activity))
+            restored?()
         }
     }
 

@@ -21,18 +21,30 @@ public final class Continuation {
     /// An activity of another type, or an invalid one, fails the continuation with
     /// ``UserActivityError/handoffFailed(_:)`` instead.
     public func complete(with activity: UserActivity) {
-        guard !isFinished else { return }
+        complete(with: activity, whenRestored: nil)
+    }
+
+    /// Delivers the activity as ``complete(with:)`` does, and calls `restored` once the
+    /// restoration handler the delegate was given has run (never, if the delegate does not
+    /// call it).
+    ///
+    /// - Returns: whether the activity was delivered; `false` when the continuation had an
+    ///   outcome already, or failed now instead (another type, an invalidated activity).
+    @discardableResult
+    public func complete(with activity: UserActivity, whenRestored restored: (@MainActor () -> Void)?) -> Bool {
+        guard !isFinished else { return false }
         guard activity.activityType == activityType else {
             fail(with: UserActivityError.handoffFailed(
                 "expected an activity of type \(activityType), got \(activity.activityType)"))
-            return
+            return false
         }
         guard activity.isValid else {
             fail(with: UserActivityError.handoffFailed("the activity was invalidated before delivery"))
-            return
+            return false
         }
         isFinished = true
-        application.deliver(activity, for: self)
+        application.deliver(activity, for: self, whenRestored: restored)
+        return true
     }
 
     /// Fails the continuation: the delegate's `didFailToContinueUserActivityWithType` runs.

@@ -50,6 +50,12 @@ extension UserActivityPayload {
     ///   ``maximumFieldLength``, or more than ``maximumEncodedSize`` bytes in all;
     ///   ``UserActivityError/invalidWebpageURL(_:)`` for a URL that is not http or https.
     public func encoded() throws -> Data {
+        Data(try encodedBytes())
+    }
+
+    /// Encodes the payload as ``encoded()`` does, into the byte array D-Bus and peer
+    /// messages carry, without a copy into `Data`.
+    public func encodedBytes() throws -> [UInt8] {
         guard !activityType.isEmpty else {
             throw UserActivityError.invalidActivity("the activity type is empty")
         }
@@ -90,7 +96,47 @@ extension UserActivityPayload {
             throw UserActivityError.invalidActivity(
                 "\(writer.bytes.count) bytes encoded, over the limit of \(Self.maximumEncodedSize)")
         }
-        return Data(writer.bytes)
+        return writer.bytes
+    }
+
+    /// The activity type of an encoded payload, read from its header alone: for checking
+    /// what a payload is without decoding its `userInfo`, which the app that continues it
+    /// decodes.
+    ///
+    /// - Throws: ``UserActivityError/malformedPayload(_:)`` for bytes over
+    ///   ``maximumEncodedSize`` or whose header is not a version-1 payload's.
+    public static func activityType(ofEncoded bytes: [UInt8]) throws -> String {
+        var reader = try headerReader(bytes)
+        let flags = try reader.byte()
+        guard flags & ~Flag.all == 0 else {
+            throw UserActivityError.malformedPayload("unknown flags \(flags)")
+        }
+        return try readActivityType(&reader)
+    }
+
+    /// A reader past the size check, magic and version of `bytes`.
+    private static func headerReader(_ bytes: [UInt8]) throws -> BinaryReader {
+        guard bytes.count <= maximumEncodedSize else {
+            throw UserActivityError.malformedPayload(
+                "\(bytes.count) bytes is over the limit of \(maximumEncodedSize)")
+        }
+        var reader = BinaryReader(bytes)
+        guard try reader.raw(magic.count) == magic else {
+            throw UserActivityError.malformedPayload("not a Baton activity (wrong magic)")
+        }
+        let version = try reader.byte()
+        guard version == formatVersion else {
+            throw UserActivityError.malformedPayload("unknown format version \(version)")
+        }
+        return reader
+    }
+
+    private static func readActivityType(_ reader: inout BinaryReader) throws -> String {
+        let activityType = try reader.string(maximumLength: maximumFieldLength)
+        guard !activityType.isEmpty else {
+            throw UserActivityError.malformedPayload("empty activity type")
+        }
+        return activityType
     }
 
     /// Throws where a value sits deeper than the decoder reads (``maximumNesting``).
@@ -115,26 +161,17 @@ extension UserActivityPayload {
     ///   invalid UTF-8, URL or nesting deeper than 32);
     ///   ``UserActivityError/userInfoTooLarge(size:limit:)`` when `userInfo` is over the limit.
     public init(decoding data: Data) throws {
-        guard data.count <= Self.maximumEncodedSize else {
-            throw UserActivityError.malformedPayload(
-                "\(data.count) bytes is over the limit of \(Self.maximumEncodedSize)")
-        }
-        var reader = BinaryReader(Array(data))
-        guard try reader.raw(Self.magic.count) == Self.magic else {
-            throw UserActivityError.malformedPayload("not a Baton activity (wrong magic)")
-        }
-        let version = try reader.byte()
-        guard version == Self.formatVersion else {
-            throw UserActivityError.malformedPayload("unknown format version \(version)")
-        }
+        try self.init(decoding: Array(data))
+    }
+
+    /// Decodes a payload written by ``encodedBytes()``, as ``init(decoding:)-(Data)`` does.
+    public init(decoding bytes: [UInt8]) throws {
+        var reader = try Self.headerReader(bytes)
         let flags = try reader.byte()
         guard flags & ~Flag.all == 0 else {
             throw UserActivityError.malformedPayload("unknown flags \(flags)")
         }
-        let activityType = try reader.string(maximumLength: Self.maximumFieldLength)
-        guard !activityType.isEmpty else {
-            throw UserActivityError.malformedPayload("empty activity type")
-        }
+        let activityType = try Self.readActivityType(&reader)
         let title = flags & Flag.title != 0
             ? try reader.string(maximumLength: Self.maximumFieldLength) : nil
         var webpageURL: URL?

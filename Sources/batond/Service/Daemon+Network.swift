@@ -10,36 +10,6 @@ extension Daemon {
     static func offerKey(_ id: String) -> String { "offer:\(id)" }
     static func pairingKey(_ deviceID: String) -> String { "pair:\(deviceID)" }
 
-    func connectNetwork() {
-        network.currentOffers = { [weak self] in self?.localOffers ?? [] }
-        network.onOffers = { [weak self] deviceID, deviceName, offers in
-            self?.peerOffered(offers, by: deviceID, named: deviceName)
-        }
-        network.onDeviceGone = { [weak self] deviceID in
-            self?.peerOffered([], by: deviceID, named: "")
-        }
-        network.onFetch = { [weak self] activityID in
-            guard let self else { return .failure(.connectionUnavailable("batond is stopping")) }
-            return await self.answerFetch(activityID)
-        }
-        network.onContinued = { [weak self] activityID, deviceName in
-            guard let self, let (app, published) = self.registry.published(activityID) else { return }
-            self.logger.info("\(deviceName) continued \(published.summary.activityType) of \(app.appID)")
-            Task { @MainActor in await self.broker.tellContinued(app, published) }
-        }
-        network.onPairingRequest = { [weak self] deviceID, code in
-            self?.showPairingRequest(from: deviceID, code: code)
-        }
-        network.onPairingEnded = { [weak self] deviceID in
-            self?.notifier.withdraw(key: Self.pairingKey(deviceID))
-        }
-        network.onChange = { [weak self] in
-            guard let self else { return }
-            self.connection.emitSignal(path: BatonService.daemonPath, interface: BatonService.daemonInterface,
-                                       name: "DevicesChanged")
-        }
-    }
-
     /// Shows a pairing request: the device's name and short id, a warning when it uses the
     /// name of a paired device or of this one, the code to type on that device, and what to
     /// run here with the code it shows. No action of the notification confirms.
@@ -85,11 +55,12 @@ extension Daemon {
 
     func isCurrent(_ key: String) -> Bool {
         if key.hasPrefix("offer:") { return offers.offers[String(key.dropFirst("offer:".count))] != nil }
-        if key.hasPrefix("pair:") { return network.pairings[String(key.dropFirst("pair:".count))] != nil }
+        if key.hasPrefix("pair:") { return network.devices[String(key.dropFirst("pair:".count))]?.pairing != nil }
         return false
     }
 
-    private func peerOffered(_ peerOffers: [PeerOffer], by deviceID: String, named deviceName: String) {
+    /// Lists a paired device's offers in place of its earlier ones, and notifies the new ones.
+    private func replaceOffers(of deviceID: String, named deviceName: String, with peerOffers: [PeerOffer]) {
         let incoming = peerOffers.map {
             Offer(id: $0.id, summary: $0.summary, appID: $0.appID, teamID: $0.teamID, device: deviceName,
                   origin: .peer(deviceID: deviceID))
@@ -101,9 +72,22 @@ extension Daemon {
             notify(offer)
         }
     }
+}
 
-    /// The payload of one of this device's current activities, for a paired peer.
-    private func answerFetch(_ activityID: String) async -> Result<[UInt8], UserActivityError> {
+/// What the network reports: the daemon turns it into offers, notifications and signals, and
+/// answers fetches through the broker, the one route a payload takes out of this device.
+extension Daemon: PeerNetworkDelegate {
+    func offersForPeers() -> [PeerOffer] { localOffers }
+
+    func peer(_ device: PeerDevice, offered offers: [PeerOffer]) {
+        replaceOffers(of: device.id, named: network.deviceName(device.id), with: offers)
+    }
+
+    func peerGone(_ deviceID: String) {
+        replaceOffers(of: deviceID, named: "", with: [])
+    }
+
+    func payloadRequested(for activityID: String) async -> Result<[UInt8], UserActivityError> {
         do {
             guard case .local(let app, let published)? = try? source(activityID) else {
                 return .failure(.handoffFailed("the activity \(activityID) is no longer offered"))
@@ -112,5 +96,36 @@ extension Daemon {
         } catch {
             return .failure(ServiceError.userActivityError(from: error))
         }
+    }
+
+    func peer(_ device: PeerDevice, continued activityID: String) {
+        guard let (app, published) = registry.published(activityID) else { return }
+        logger.info("\(network.deviceName(device.id)) continued \(published.summary.activityType) of \(app.appID)")
+        Task { @MainActor in await broker.tellContinued(app, published) }
+    }
+
+    func pairingRequested(by device: PeerDevice, code: String) {
+        showPairingRequest(from: device.id, code: code)
+    }
+
+    func pairingEnded(with deviceID: String) {
+        notifier.withdraw(key: Self.pairingKey(deviceID))
+    }
+
+    func devicesChanged() {
+        connection.emitSignal(path: BatonService.daemonPath, interface: BatonService.daemonInterface,
+                              name: "DevicesChanged")
+    }
+}
+
+/// What the broker asks of the network: payloads of paired devices' offers, and telling a
+/// device its activity was continued here.
+extension Daemon: ContinuationBrokerDelegate {
+    func payload(of offer: Offer, from deviceID: String) async throws -> [UInt8] {
+        try await network.fetch(offer.id, from: deviceID)
+    }
+
+    func continued(_ offer: Offer, from deviceID: String) {
+        network.send(.continued(activityID: offer.id), to: deviceID)
     }
 }

@@ -19,7 +19,10 @@ import Logging
 /// address, per network and in all, the oldest taken back for a newcomer; paired devices'
 /// addresses have handshake places of their own, and a paired device's link is always let
 /// in. An unpaired link lasts ``unpairedLinkLifetime`` unless a pairing is under way; the
-/// device stays listed (``seenDevices``) and is dialed again when the person pairs with it.
+/// device stays listed (``PeerDevice/seenAt``) and is dialed again when the person pairs with it.
+///
+/// Each remote device is one ``PeerDevice``; what happens on the network is reported to the
+/// ``delegate``.
 @MainActor
 final class PeerNetwork {
     let identity: DeviceIdentity
@@ -30,19 +33,12 @@ final class PeerNetwork {
     let fetchTimeout: Double
     private(set) var listener: PeerListener?
 
-    /// Introduced links (hello received), by device id.
-    private(set) var links: [String: PeerLink] = [:]
-    /// The names devices gave in their hello.
-    private(set) var names: [String: String] = [:]
-    /// The protocol version and capabilities linked devices announced in their hello.
-    private(set) var protocols: [String: (version: UInt32, capabilities: Set<String>)] = [:]
-    /// Where devices listen, from their hello: `HOST:PORT`.
-    private(set) var addresses: [String: String] = [:]
-    /// Unpaired devices linked before, by when their link closed: still listed, and dialed
-    /// again to pair. Their names and addresses stay in ``names`` and ``addresses``.
-    private(set) var seenDevices: [String: Date] = [:]
-    /// Places in ``seenDevices``, so that strangers cycling through keys from one address or
-    /// network cannot push the other devices out.
+    /// What this network reports to, and asks its offers of.
+    weak var delegate: (any PeerNetworkDelegate)?
+    /// The devices linked, pairing, seen lately or paired, by device id.
+    private(set) var devices: [String: PeerDevice] = [:]
+    /// Places for unpaired devices seen lately (``PeerDevice/seenAt``), so that strangers
+    /// cycling through keys from one address or network cannot push the other devices out.
     private var seenQuota = ConnectionQuota<String>(total: maximumSeenDevices, perAddress: maximumPerAddress,
                                                     perNetwork: maximumPerNetwork)
     private var introductions: [ObjectIdentifier: PeerLink] = [:]
@@ -59,26 +55,21 @@ final class PeerNetwork {
                                                             perAddress: maximumPerAddress, perNetwork: maximumPerNetwork)
     private var handshakes: [Int: IncomingHandshake] = [:]
     private var nextHandshake = 1
-    /// Calls waiting for a device's link (pairing with a device not linked now), by device
-    /// id and a token of each call.
-    private var linkWaiters: [String: [UUID: @MainActor (Bool) -> Void]] = [:]
     /// What strangers make this device log, and do: pairing requests per device id, address
     /// and network, and log lines about unpaired devices.
     var pairingRequestLimits = (device: RateLimit(count: 3, per: 60), address: RateLimit(count: 6, per: 60),
                                 network: RateLimit(count: 12, per: 60))
     private var strangerLogLimit = RateLimit(count: 20, per: 60)
     private var suppressedStrangerLines = 0
-    var pairings: [String: PairingSession] = [:]
     /// Places for pairings other devices asked for, by device id.
     var incomingPairingQuota = ConnectionQuota<String>(total: maximumIncomingPairings, perAddress: 1, perNetwork: 2)
     private var plan = DialPlan()
-    private var dialTimer: guint = 0
-    private var fetches: [UInt32: (deviceID: String, finish: (Result<[UInt8], UserActivityError>) -> Void)] = [:]
+    /// The one timer of the network's own deadlines (``scheduleHousekeeping()``), and when it fires.
+    private var housekeepingTimer: guint = 0
+    private var housekeepingDeadline: Date?
     private var nextRequest: UInt32 = 1
     private var sentOffers: [PeerOffer] = []
-    /// The activities each paired device fetched last, newest last: only these may it
-    /// report as continued.
-    private var fetchedBy: [String: [String]] = [:]
+    /// How many activities a paired device may report continued: those it fetched last.
     static let rememberedFetches = 16
     private var offersTimer: guint = 0
 
@@ -105,23 +96,6 @@ final class PeerNetwork {
     /// How long offers are gathered before they are pushed (changes come in bursts).
     static let offerDebounce = 0.01
 
-    /// This device's current activities, as offers.
-    var currentOffers: () -> [PeerOffer] = { [] }
-    /// A paired device's offers now (each list replaces the device's earlier one).
-    var onOffers: (_ deviceID: String, _ deviceName: String, [PeerOffer]) -> Void = { _, _, _ in }
-    /// A device's offers are void: its link closed or it is no longer paired.
-    var onDeviceGone: (_ deviceID: String) -> Void = { _ in }
-    /// A paired device asks for the payload of this device's activity.
-    var onFetch: (_ activityID: String) async -> Result<[UInt8], UserActivityError> = { _ in .failure(.cancelled) }
-    /// A paired device continued this device's activity.
-    var onContinued: (_ activityID: String, _ deviceName: String) -> Void = { _, _ in }
-    /// A device asks to pair: show the code.
-    var onPairingRequest: (_ deviceID: String, _ code: String) -> Void = { _, _ in }
-    /// A pairing ended (paired, cancelled or timed out).
-    var onPairingEnded: (_ deviceID: String) -> Void = { _ in }
-    /// Devices appeared, left, paired or unpaired.
-    var onChange: () -> Void = {}
-
     /// Seconds an unpaired link stays open while no pairing is under way.
     var unpairedLinkLifetime = standardUnpairedLinkLifetime
 
@@ -145,11 +119,43 @@ final class PeerNetwork {
         for device in paired.devices.values {
             if let address = device.address { plan.add(address, deviceID: device.id, source: .paired) }
         }
-        dialTimer = GLibSources.every(milliseconds: 500) { [weak self] in
-            self?.expireUnpaired()
-            self?.dialDue()
-        }
         dialDue()
+    }
+
+    /// Arms the network's one timer for the next thing due: a dial whose backoff ends, an
+    /// unpaired link's end (``unpairedLinkLifetime``) or an unpaired device's listing
+    /// (``seenDeviceLifetime``). With none due, nothing is armed: a batond without peers
+    /// never wakes, and one whose peers are all linked wakes only for their keepalives.
+    func scheduleHousekeeping() {
+        var deadline = plan.nextAttempt(isLinked: isLinked)
+        for device in devices.values where !isPaired(device.id) {
+            if device.pairing == nil, let link = device.link, !link.isClosing {
+                deadline = Self.earlier(deadline, link.openedAt.addingTimeInterval(unpairedLinkLifetime))
+            }
+            if let seen = device.seenAt {
+                deadline = Self.earlier(deadline, seen.addingTimeInterval(Self.seenDeviceLifetime))
+            }
+        }
+        guard let deadline else {
+            GLibSources.cancel(housekeepingTimer)
+            housekeepingTimer = 0
+            housekeepingDeadline = nil
+            return
+        }
+        if housekeepingTimer != 0, let armed = housekeepingDeadline, armed <= deadline { return }
+        GLibSources.cancel(housekeepingTimer)
+        housekeepingDeadline = deadline
+        housekeepingTimer = GLibSources.once(after: max(0.001, deadline.timeIntervalSinceNow)) { [weak self] in
+            guard let self else { return }
+            self.housekeepingTimer = 0
+            self.housekeepingDeadline = nil
+            self.expireUnpaired()
+            self.dialDue()
+        }
+    }
+
+    private static func earlier(_ first: Date?, _ second: Date) -> Date {
+        first.map { min($0, second) } ?? second
     }
 
     /// Dials a device found through discovery.
@@ -162,14 +168,38 @@ final class PeerNetwork {
     /// A device is no longer announced: it is dialed only where it is paired or configured.
     func undiscovered(_ deviceID: String) {
         plan.remove(device: deviceID, source: .discovered)
+        scheduleHousekeeping()
     }
 
-    func isLinked(_ deviceID: String) -> Bool { links[deviceID]?.isOpen ?? false }
+    func isLinked(_ deviceID: String) -> Bool { devices[deviceID]?.isLinked ?? false }
 
     func isPaired(_ deviceID: String) -> Bool { paired.devices[deviceID] != nil }
 
     func deviceName(_ deviceID: String) -> String {
-        names[deviceID] ?? paired.devices[deviceID]?.name ?? Self.shortID(deviceID)
+        devices[deviceID]?.name ?? paired.devices[deviceID]?.name ?? Self.shortID(deviceID)
+    }
+
+    /// The link with `deviceID`, while it has one.
+    func link(_ deviceID: String) -> PeerLink? { devices[deviceID]?.link }
+
+    /// Where `deviceID` was last seen listening.
+    func address(of deviceID: String) -> String? {
+        devices[deviceID]?.address ?? paired.devices[deviceID]?.address
+    }
+
+    /// The device object of `deviceID`, made when there is none.
+    func device(_ deviceID: String) -> PeerDevice {
+        if let device = devices[deviceID] { return device }
+        let device = PeerDevice(id: deviceID)
+        devices[deviceID] = device
+        return device
+    }
+
+    /// Drops the device object of `deviceID` once nothing is kept for it (see
+    /// ``PeerDevice/isIdle``); a paired device keeps its object for its name and address.
+    func discardIfIdle(_ deviceID: String) {
+        guard let device = devices[deviceID], device.isIdle, !isPaired(deviceID) else { return }
+        devices[deviceID] = nil
     }
 
     /// The first 8 digits of a device id, shown with its name: names are chosen by the
@@ -193,7 +223,7 @@ final class PeerNetwork {
 
     /// The devices known now: linked ones, paired ones and unpaired ones seen lately.
     var knownDevices: [String] {
-        Set(links.keys).union(paired.devices.keys).union(seenDevices.keys).sorted()
+        Set(devices.values.filter { $0.link != nil || $0.seenAt != nil }.map(\.id)).union(paired.devices.keys).sorted()
     }
 
     /// The id of the device named or numbered `text`.
@@ -245,8 +275,10 @@ final class PeerNetwork {
     }
 
     private func dialDue() {
+        defer { scheduleHousekeeping() }
         for address in plan.due(isLinked: isLinked) {
             Task { @MainActor in
+                defer { scheduleHousekeeping() }
                 do {
                     let link = try await tls.connect(to: address)
                     plan.finished(address, deviceID: link.peerDeviceID == identity.deviceID ? nil : link.peerDeviceID)
@@ -255,8 +287,9 @@ final class PeerNetwork {
                     let deviceID = plan.targets[address]?.deviceID
                     plan.finished(address, deviceID: nil)
                     logger.debug("dialing \(address) failed: \(error)")
-                    if let deviceID, let waiters = linkWaiters.removeValue(forKey: deviceID) {
-                        for waiter in waiters.values { waiter(false) }
+                    if let deviceID, let device = devices[deviceID] {
+                        device.finishLinkWaiters(linked: false)
+                        discardIfIdle(deviceID)
                     }
                 }
             }
@@ -310,7 +343,7 @@ final class PeerNetwork {
             }
             return introduce(link, hello)
         }
-        guard links[deviceID] === link else { return }
+        guard let device = devices[deviceID], device.link === link else { return }
         // The link refuses these before their body is read (PeerLink.isTrusted); this is the
         // second line, should a link's trust and the pinned devices ever disagree.
         guard isPaired(deviceID) || message.isAllowedBeforePairing else {
@@ -329,7 +362,7 @@ final class PeerNetwork {
         case .pairConfirm:
             pairingConfirmedRemotely(by: deviceID, over: link)
         case .pairCancel(let reason):
-            guard pairings[deviceID] != nil else { return }
+            guard device.pairing != nil else { return }
             endPairing(deviceID, sending: nil, because: "\(deviceName(deviceID)) cancelled: \(reason)")
             logger.notice("\(deviceName(deviceID)) cancelled pairing: \(reason)")
         case .unpair:
@@ -341,29 +374,18 @@ final class PeerNetwork {
                 logger.error("\(deviceName(deviceID)) unpaired this device, but the paired devices cannot be saved: \(error)")
             }
         case .offers(let offers):
-            onOffers(deviceID, deviceName(deviceID), offers)
+            delegate?.peer(device, offered: offers)
         case .fetch(let request, let activityID):
-            Task { @MainActor in
-                let result = await onFetch(activityID)
-                guard link.isOpen, links[deviceID] === link, isPaired(deviceID) else { return }
-                switch result {
-                case .success(let bytes):
-                    fetchedBy[deviceID] = Array(((fetchedBy[deviceID] ?? []).filter { $0 != activityID } + [activityID])
-                        .suffix(Self.rememberedFetches))
-                    link.send(.payload(request: request, bytes: bytes))
-                case .failure(let error): link.send(.failure(request: request, error))
-                }
-            }
+            answerFetch(request, of: activityID, from: device, over: link)
         case .payload(let request, let bytes):
-            finishFetch(request, from: deviceID, .success(bytes))
+            device.fetches.removeValue(forKey: request)?(.success(bytes))
         case .failure(let request, let error):
-            finishFetch(request, from: deviceID, .failure(error))
+            device.fetches.removeValue(forKey: request)?(.failure(error))
         case .continued(let activityID):
-            guard fetchedBy[deviceID]?.contains(activityID) == true else {
+            guard device.takeFetch(of: activityID) else {
                 return logger.notice("\(deviceName(deviceID)) reported an activity continued that it never fetched; ignored")
             }
-            fetchedBy[deviceID]?.removeAll { $0 == activityID }
-            onContinued(activityID, deviceName(deviceID))
+            delegate?.peer(device, continued: activityID)
         case .ping, .pong:
             break
         case .unknown(let kind):
@@ -382,34 +404,35 @@ final class PeerNetwork {
         }
         if !isPaired(deviceID) {
             guard let evicted = unpairedLinkQuota.admit(deviceID, from: link.remoteHost,
-                                                        isEvictable: { self.pairings[$0] == nil }) else {
+                                                        isEvictable: { self.devices[$0]?.pairing == nil }) else {
                 return drop(link, "too many devices that are not paired")
             }
             for other in evicted where other != deviceID {
-                if let old = links[other] { drop(old, "a newer device needed its place") }
+                if let old = devices[other]?.link { drop(old, "a newer device needed its place") }
             }
         }
-        if let existing = links[deviceID], existing.isOpen {
+        let device = self.device(deviceID)
+        if let existing = device.link, existing.isOpen {
             guard prefers(link, over: existing) else {
                 return link.close("already linked")
             }
             existing.close("replaced by a newer link")
-            failFetches(of: deviceID, "the link with \(deviceName(deviceID)) was replaced")
+            device.failFetches("the link with \(deviceName(deviceID)) was replaced")
             // Pairing messages sent on the old link may be lost: start over. The other side
             // replaces the link too (``prefers(_:over:)`` is the same on both) and ends its own.
             endPairing(deviceID, sending: nil, because: "the link was replaced")
         }
-        links[deviceID] = link
+        device.link = link
         link.isTrusted = isPaired(deviceID)
-        names[deviceID] = hello.name
-        protocols[deviceID] = (hello.protocolVersion, hello.capabilities)
-        seenDevices[deviceID] = nil
+        device.name = hello.name
+        device.announced = (hello.protocolVersion, hello.capabilities)
+        device.seenAt = nil
         seenQuota.remove(deviceID)
         let address = hello.port == 0 ? nil : PeerAddress.format(host: link.remoteHost, port: hello.port)
-        addresses[deviceID] = address
+        device.address = address
         let linked = "linked with \(hello.name) (\(deviceID)) at \(link.remoteAddress)"
         if isPaired(deviceID) { logger.info("\(linked), paired") } else { logStranger(linked) }
-        for waiter in (linkWaiters.removeValue(forKey: deviceID) ?? [:]).values { waiter(true) }
+        device.finishLinkWaiters(linked: true)
         if isPaired(deviceID) {
             if let address { plan.add(address, deviceID: deviceID, source: .paired) }
             do {
@@ -417,9 +440,11 @@ final class PeerNetwork {
             } catch {
                 logger.error("cannot save the paired devices: \(error)")
             }
-            link.send(.offers(currentOffers()))
+            link.send(.offers(delegate?.offersForPeers() ?? []))
         }
-        onChange()
+        scheduleHousekeeping()
+        delegate?.devicesChanged()
+        malloc_trim(0)
     }
 
     /// Of two links to one device, both sides keep the one dialed by the device with the
@@ -454,55 +479,58 @@ final class PeerNetwork {
     /// way, and forgets unpaired devices seen too long ago.
     private func expireUnpaired() {
         let now = Date()
-        for (deviceID, link) in links where !isPaired(deviceID) && pairings[deviceID] == nil && !link.isClosing {
-            if now.timeIntervalSince(link.openedAt) >= unpairedLinkLifetime {
+        for device in Array(devices.values) where !isPaired(device.id) && device.pairing == nil {
+            if let link = device.link, !link.isClosing, now.timeIntervalSince(link.openedAt) >= unpairedLinkLifetime {
                 drop(link, "not paired, and no pairing under way")
             }
         }
-        for (deviceID, seen) in seenDevices where now.timeIntervalSince(seen) >= Self.seenDeviceLifetime {
-            forgetSeen(deviceID)
+        for device in Array(devices.values) {
+            if let seen = device.seenAt, now.timeIntervalSince(seen) >= Self.seenDeviceLifetime { forgetSeen(device.id) }
         }
     }
 
     private func forgetSeen(_ deviceID: String) {
-        seenDevices[deviceID] = nil
         seenQuota.remove(deviceID)
-        guard !isPaired(deviceID), links[deviceID] == nil else { return }
-        names[deviceID] = nil
-        addresses[deviceID] = nil
-        onChange()
+        guard let device = devices[deviceID] else { return }
+        device.seenAt = nil
+        guard !isPaired(deviceID), device.link == nil else { return }
+        device.name = nil
+        device.address = nil
+        discardIfIdle(deviceID)
+        delegate?.devicesChanged()
     }
 
     private func closed(_ link: PeerLink, reason: String) {
         introductions[ObjectIdentifier(link)] = nil
         introductionQuota.remove(ObjectIdentifier(link))
         let deviceID = link.peerDeviceID
-        guard links[deviceID] === link else {
+        guard let device = devices[deviceID], device.link === link else {
             // A link this device dialed that closed before its hello (the device turned it
             // away): dial again after a doubled backoff, not at once.
-            if link.isOutgoing, links[deviceID] == nil {
+            if link.isOutgoing, devices[deviceID]?.link == nil {
                 plan.lost(deviceID, after: Date().timeIntervalSince(link.openedAt))
             }
             return
         }
-        links[deviceID] = nil
-        protocols[deviceID] = nil
+        device.link = nil
+        device.announced = nil
         unpairedLinkQuota.remove(deviceID)
         let line = "link with \(deviceName(deviceID)) closed: \(reason)"
         if isPaired(deviceID) { logger.info("\(line)") } else { logStranger(line) }
-        failFetches(of: deviceID, "the link with \(deviceName(deviceID)) closed: \(reason)")
-        if pairings[deviceID] != nil { endPairing(deviceID, sending: nil, because: "the link closed: \(reason)") }
+        device.failFetches("the link with \(deviceName(deviceID)) closed: \(reason)")
+        if device.pairing != nil { endPairing(deviceID, sending: nil, because: "the link closed: \(reason)") }
         if isPaired(deviceID) {
             plan.lost(deviceID, after: Date().timeIntervalSince(link.openedAt))
         } else {
-            seenDevices[deviceID] = Date()
+            device.seenAt = Date()
             for other in seenQuota.admit(deviceID, from: link.remoteHost) ?? [] where other != deviceID {
                 forgetSeen(other)
             }
             plan.rest(deviceID, for: Self.unpairedRedial)
         }
-        onDeviceGone(deviceID)
-        onChange()
+        scheduleHousekeeping()
+        delegate?.peerGone(deviceID)
+        delegate?.devicesChanged()
     }
 
     /// A linked device is paired now: its link no longer takes a stranger's place.
@@ -513,6 +541,7 @@ final class PeerNetwork {
     /// Dials `deviceID` at `address` again whenever its link is lost.
     func redial(_ deviceID: String, at address: String) {
         plan.add(address, deviceID: deviceID, source: .paired)
+        scheduleHousekeeping()
     }
 
     /// The link with `deviceID`, dialing the address it was last seen at when it has none,
@@ -520,17 +549,17 @@ final class PeerNetwork {
     ///
     /// - Returns: `nil` when the device cannot be reached.
     func linkDialingIfNeeded(_ deviceID: String, timeout: Double = 5) async -> PeerLink? {
-        if let link = links[deviceID], link.isOpen { return link }
-        guard let address = addresses[deviceID] ?? paired.devices[deviceID]?.address else { return nil }
+        if let link = devices[deviceID]?.link, link.isOpen { return link }
+        guard let address = address(of: deviceID) else { return nil }
         plan.request(address, deviceID: deviceID)
         let token = UUID()
         _ = await TimedWait.value(timeout: timeout) { finish in
-            linkWaiters[deviceID, default: [:]][token] = finish
+            device(deviceID).linkWaiters[token] = finish
             dialDue()
         }
-        linkWaiters[deviceID]?[token] = nil
-        if linkWaiters[deviceID]?.isEmpty == true { linkWaiters[deviceID] = nil }
-        guard let link = links[deviceID], link.isOpen else { return nil }
+        devices[deviceID]?.linkWaiters[token] = nil
+        discardIfIdle(deviceID)
+        guard let link = devices[deviceID]?.link, link.isOpen else { return nil }
         return link
     }
 
@@ -540,12 +569,16 @@ final class PeerNetwork {
     /// - Throws: when the paired devices cannot be saved; then nothing changes.
     func forget(_ deviceID: String) throws {
         try paired.forget(deviceID)
-        links[deviceID]?.isTrusted = false
-        fetchedBy[deviceID] = nil
-        failFetches(of: deviceID, "\(deviceName(deviceID)) is no longer paired")
+        if let device = devices[deviceID] {
+            device.link?.isTrusted = false
+            device.fetched = []
+            device.failFetches("\(deviceName(deviceID)) is no longer paired")
+        }
         plan.remove(device: deviceID, source: .paired)
-        onDeviceGone(deviceID)
-        onChange()
+        scheduleHousekeeping()
+        discardIfIdle(deviceID)
+        delegate?.peerGone(deviceID)
+        delegate?.devicesChanged()
     }
 
     // MARK: Offers and fetches
@@ -556,18 +589,18 @@ final class PeerNetwork {
         offersTimer = GLibSources.once(after: Self.offerDebounce) { [weak self] in
             guard let self else { return }
             self.offersTimer = 0
-            let offers = self.currentOffers()
+            let offers = self.delegate?.offersForPeers() ?? []
             guard offers != self.sentOffers else { return }
             self.sentOffers = offers
-            for (deviceID, link) in self.links where self.isPaired(deviceID) {
-                link.send(.offers(offers))
+            for device in self.devices.values where self.isPaired(device.id) {
+                device.link?.send(.offers(offers))
             }
         }
     }
 
     /// Whether `deviceID` announced `capability` in its hello on the current link.
     func supports(_ capability: String, _ deviceID: String) -> Bool {
-        protocols[deviceID]?.capabilities.contains(capability) ?? false
+        devices[deviceID]?.supports(capability) ?? false
     }
 
     /// Sends a message to a paired, linked device; `false` when it is not linked, or when the
@@ -575,7 +608,7 @@ final class PeerNetwork {
     @discardableResult
     func send(_ message: PeerMessage, to deviceID: String, needing capability: String? = nil) -> Bool {
         if let capability, !supports(capability, deviceID) { return false }
-        guard isPaired(deviceID), let link = links[deviceID], link.isOpen else { return false }
+        guard isPaired(deviceID), let link = devices[deviceID]?.link, link.isOpen else { return false }
         link.send(message)
         return true
     }
@@ -588,14 +621,14 @@ final class PeerNetwork {
     func fetch(_ activityID: String, from deviceID: String) async throws -> [UInt8] {
         let request = nextRequest
         nextRequest &+= 1
-        guard isPaired(deviceID), links[deviceID]?.isOpen == true else {
+        guard isPaired(deviceID), let device = devices[deviceID], device.isLinked else {
             throw ServiceError.activity(.connectionUnavailable("\(deviceName(deviceID)) is not connected"))
         }
         let result = await TimedWait.value(timeout: fetchTimeout) { finish in
-            fetches[request] = (deviceID, finish)
+            device.fetches[request] = finish
             send(.fetch(request: request, activityID: activityID), to: deviceID)
         }
-        fetches[request] = nil
+        device.fetches[request] = nil
         guard let result else {
             throw ServiceError.activity(.remoteApplicationTimedOut(
                 "\(deviceName(deviceID)) did not send the activity within \(Int(fetchTimeout)) s"))
@@ -603,16 +636,20 @@ final class PeerNetwork {
         return try result.mapError { ServiceError.activity($0) }.get()
     }
 
-    private func failFetches(of deviceID: String, _ reason: String) {
-        for (request, fetch) in fetches where fetch.deviceID == deviceID {
-            fetches[request] = nil
-            fetch.finish(.failure(.connectionUnavailable(reason)))
+    /// Answers a paired device's fetch with the payload the delegate gives, while the same
+    /// link is open and the device still paired.
+    private func answerFetch(_ request: UInt32, of activityID: String, from device: PeerDevice, over link: PeerLink) {
+        Task { @MainActor in
+            let result = await delegate?.payloadRequested(for: activityID)
+                ?? .failure(.connectionUnavailable("batond is stopping"))
+            guard link.isOpen, device.link === link, isPaired(device.id) else { return }
+            switch result {
+            case .success(let bytes):
+                device.rememberFetch(of: activityID)
+                link.send(.payload(request: request, bytes: bytes))
+            case .failure(let error):
+                link.send(.failure(request: request, error))
+            }
         }
-    }
-
-    private func finishFetch(_ request: UInt32, from deviceID: String, _ result: Result<[UInt8], UserActivityError>) {
-        guard let fetch = fetches[request], fetch.deviceID == deviceID else { return }
-        fetches[request] = nil
-        fetch.finish(result)
     }
 }

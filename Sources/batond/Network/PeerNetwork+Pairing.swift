@@ -4,49 +4,6 @@ import BatonPeer
 import CGLib
 import Foundation
 
-/// One pairing in progress with a linked device.
-struct PairingSession {
-    /// Who asked: this device, which committed to `nonce` first, or the other one, whose
-    /// nonce is known only by its `commitment` until it is revealed.
-    enum Role {
-        case requester(nonce: [UInt8])
-        case responder(commitment: [UInt8], nonce: [UInt8])
-    }
-
-    var role: Role
-    /// The codes, once both nonces are known.
-    var codes: PairingCodes?
-    var confirmedHere = false
-    var confirmedThere = false
-    /// Ends the pairing when nobody finished it in time.
-    var timer: guint = 0
-    /// Calls waiting for the codes.
-    var waiters: [@MainActor (Result<PairingCodes, ServiceError>) -> Void] = []
-
-    var isRequester: Bool {
-        if case .requester = role { true } else { false }
-    }
-}
-
-/// The two codes of a pairing, as one device sees them.
-struct PairingCodes: Equatable, Sendable {
-    /// The code this device shows: the person types it on the other device.
-    let shown: String
-    /// The code the other device shows: the person types it here.
-    let expected: String
-
-    /// The codes of a pairing from both keys and both nonces, for the device on `side`.
-    init(requesterKey: [UInt8], responderKey: [UInt8], requesterNonce: [UInt8], responderNonce: [UInt8],
-         on side: VerificationCode.Side) {
-        let code = { (shownBy: VerificationCode.Side) in
-            VerificationCode.make(requesterKey: requesterKey, responderKey: responderKey,
-                                  requesterNonce: requesterNonce, responderNonce: responderNonce, shownBy: shownBy)
-        }
-        shown = code(side)
-        expected = code(side.other)
-    }
-}
-
 /// Pairing: a request that commits to a nonce, the other side's nonce, the reveal; then each
 /// screen shows a code that the person types on the other device, and each side, once both
 /// confirmed, pins the other's certificate.
@@ -76,12 +33,12 @@ extension PeerNetwork {
             throw ServiceError.pairing("\(deviceName(deviceID)) runs an older Baton that pairs by comparing one code "
                                        + "on both screens, which this device no longer accepts: update it, then pair")
         }
-        if pairings[deviceID] == nil {
+        if devices[deviceID]?.pairing == nil {
             let nonce = PairingNonce.make()
             beginPairing(deviceID, as: .requester(nonce: nonce))
             link.send(.pairRequest(commitment: PairingNonce.commitment(to: nonce)))
             logger.info("pairing with \(deviceName(deviceID)) requested")
-            onChange()
+            delegate?.devicesChanged()
         }
         return (deviceID, try await pairingCodes(deviceID).shown)
     }
@@ -93,7 +50,7 @@ extension PeerNetwork {
     ///   wrong, which ends the pairing on both sides without pinning anything.
     func confirmPairing(_ device: String, code: String) async throws -> Bool {
         let deviceID = try resolve(device)
-        guard pairings[deviceID] != nil else {
+        guard devices[deviceID]?.pairing != nil else {
             throw ServiceError.pairing(isPaired(deviceID) ? "\(deviceName(deviceID)) is paired already"
                 : "no pairing with \(deviceName(deviceID)) is in progress: start one with baton pair \(device)")
         }
@@ -104,11 +61,11 @@ extension PeerNetwork {
             let own = VerificationCode.matches(code, codes.shown) ? " (that is the code this device shows: type the one \(deviceName(deviceID)) shows)" : ""
             throw ServiceError.pairing("wrong verification code\(own): nothing was paired; start again with baton pair")
         }
-        guard pairings[deviceID]?.codes == codes else {
+        guard devices[deviceID]?.pairing?.codes == codes else {
             throw ServiceError.pairing("the pairing with \(deviceName(deviceID)) ended before it was confirmed: nothing was paired")
         }
-        pairings[deviceID]?.confirmedHere = true
-        links[deviceID]?.send(.pairConfirm)
+        devices[deviceID]?.pairing?.confirmedHere = true
+        devices[deviceID]?.link?.send(.pairConfirm)
         return completeIfConfirmed(deviceID)
     }
 
@@ -121,22 +78,22 @@ extension PeerNetwork {
         } catch {
             throw ServiceError.pairing("cannot save the paired devices, so \(deviceName(deviceID)) stays paired: \(error)")
         }
-        links[deviceID]?.send(.unpair)
-        links[deviceID]?.finish("unpaired")
+        devices[deviceID]?.link?.send(.unpair)
+        devices[deviceID]?.link?.finish("unpaired")
         logger.info("unpaired \(deviceName(deviceID))")
     }
 
     /// The pairing's codes, waiting up to ``pairingAnswerTimeout`` for the nonces.
     private func pairingCodes(_ deviceID: String) async throws -> PairingCodes {
-        guard let session = pairings[deviceID] else {
+        guard let session = devices[deviceID]?.pairing else {
             throw ServiceError.pairing("the pairing with \(deviceName(deviceID)) ended")
         }
         if let codes = session.codes { return codes }
         let result = await TimedWait.value(timeout: Self.pairingAnswerTimeout) { finish in
-            pairings[deviceID]?.waiters.append(finish)
+            devices[deviceID]?.pairing?.waiters.append(finish)
         }
         guard let result else {
-            if let codes = pairings[deviceID]?.codes { return codes }
+            if let codes = devices[deviceID]?.pairing?.codes { return codes }
             endPairing(deviceID, sending: "no answer in time", because: "no answer in time")
             throw ServiceError.pairing("\(deviceName(deviceID)) did not answer within \(Int(Self.pairingAnswerTimeout)) s: nothing was paired")
         }
@@ -171,7 +128,7 @@ extension PeerNetwork {
                 return
             }
         }
-        if let session = pairings[deviceID] {
+        if let session = devices[deviceID]?.pairing {
             if session.isRequester, session.codes == nil, identity.deviceID < deviceID { return }
             if !session.isRequester || session.codes != nil {
                 endPairing(deviceID, sending: nil, because: "\(deviceName(deviceID)) started the pairing again")
@@ -184,7 +141,7 @@ extension PeerNetwork {
         let nonce = PairingNonce.make()
         beginPairing(deviceID, as: .responder(commitment: commitment, nonce: nonce))
         link.send(.pairAccept(nonce: nonce))
-        onChange()
+        delegate?.devicesChanged()
     }
 
     /// Why a pairing request from `deviceID` at `host` is refused now, if it is.
@@ -206,7 +163,7 @@ extension PeerNetwork {
 
     /// The other device answered this device's request with its nonce: the code is known.
     func pairingAccepted(by deviceID: String, nonce: [UInt8], over link: PeerLink) {
-        guard let session = pairings[deviceID], case .requester(let ownNonce) = session.role, session.codes == nil else {
+        guard let session = devices[deviceID]?.pairing, case .requester(let ownNonce) = session.role, session.codes == nil else {
             return refuseUnexpectedPairingMessage(from: deviceID, over: link)
         }
         link.send(.pairReveal(nonce: ownNonce))
@@ -217,7 +174,7 @@ extension PeerNetwork {
 
     /// The requester revealed its nonce: it must be the one it committed to.
     func pairingRevealed(by deviceID: String, nonce: [UInt8], over link: PeerLink) {
-        guard let session = pairings[deviceID], case .responder(let commitment, let ownNonce) = session.role,
+        guard let session = devices[deviceID]?.pairing, case .responder(let commitment, let ownNonce) = session.role,
               session.codes == nil else {
             return refuseUnexpectedPairingMessage(from: deviceID, over: link)
         }
@@ -230,37 +187,39 @@ extension PeerNetwork {
                                  requesterNonce: nonce, responderNonce: ownNonce, on: .responder)
         settle(deviceID, codes: codes)
         logger.info("\(displayName(deviceID)) asks to pair")
-        onPairingRequest(deviceID, codes.shown)
+        delegate?.pairingRequested(by: device(deviceID), code: codes.shown)
     }
 
     func pairingConfirmedRemotely(by deviceID: String, over link: PeerLink) {
-        guard pairings[deviceID]?.codes != nil else {
+        guard devices[deviceID]?.pairing?.codes != nil else {
             // A confirmation for a pairing this device does not have (lost with an earlier
             // link): cancel, so the other side does not pin this device alone.
             guard !isPaired(deviceID) else { return }
             return refuseUnexpectedPairingMessage(from: deviceID, over: link)
         }
-        pairings[deviceID]?.confirmedThere = true
+        devices[deviceID]?.pairing?.confirmedThere = true
         _ = completeIfConfirmed(deviceID)
     }
 
     /// Ends the pairing with `deviceID`: waiting calls fail with `reason`, and the other
     /// device is told `cancel` when given.
     func endPairing(_ deviceID: String, sending cancel: String?, because reason: String) {
-        guard let session = pairings.removeValue(forKey: deviceID) else { return }
+        guard let device = devices[deviceID], let session = device.pairing else { return }
+        device.pairing = nil
         incomingPairingQuota.remove(deviceID)
-        if let cancel { links[deviceID]?.send(.pairCancel(reason: cancel)) }
+        if let cancel { devices[deviceID]?.link?.send(.pairCancel(reason: cancel)) }
         GLibSources.cancel(session.timer)
         for waiter in session.waiters {
             waiter(.failure(.pairing("the pairing with \(deviceName(deviceID)) ended: \(reason)")))
         }
-        onPairingEnded(deviceID)
-        onChange()
+        scheduleHousekeeping()
+        delegate?.pairingEnded(with: deviceID)
+        delegate?.devicesChanged()
     }
 
     private func refuseUnexpectedPairingMessage(from deviceID: String, over link: PeerLink) {
         logger.notice("\(deviceName(deviceID)) sent a pairing message out of turn; cancelling")
-        if pairings[deviceID] != nil {
+        if devices[deviceID]?.pairing != nil {
             endPairing(deviceID, sending: "a pairing message out of turn", because: "a pairing message out of turn")
         } else {
             link.send(.pairCancel(reason: "no pairing is in progress here"))
@@ -269,19 +228,19 @@ extension PeerNetwork {
 
     private func beginPairing(_ deviceID: String, as role: PairingSession.Role) {
         var session = PairingSession(role: role)
-        session.waiters = pairings[deviceID]?.waiters ?? []
-        if let old = pairings[deviceID] { GLibSources.cancel(old.timer) }
-        pairings[deviceID] = session
+        session.waiters = devices[deviceID]?.pairing?.waiters ?? []
+        if let old = devices[deviceID]?.pairing { GLibSources.cancel(old.timer) }
+        device(deviceID).pairing = session
         armPairingTimer(deviceID, after: Self.pairingAnswerTimeout, "no answer in time")
     }
 
     /// Ends the pairing with `deviceID` after `seconds` unless it ends first: the nonces must
     /// be exchanged within ``pairingAnswerTimeout``, the confirmations within ``pairingTimeout``.
     private func armPairingTimer(_ deviceID: String, after seconds: Double, _ reason: String) {
-        GLibSources.cancel(pairings[deviceID]?.timer ?? 0)
-        pairings[deviceID]?.timer = GLibSources.once(after: seconds) { [weak self] in
-            guard let self, self.pairings[deviceID] != nil else { return }
-            self.pairings[deviceID]?.timer = 0
+        GLibSources.cancel(devices[deviceID]?.pairing?.timer ?? 0)
+        devices[deviceID]?.pairing?.timer = GLibSources.once(after: seconds) { [weak self] in
+            guard let self, self.devices[deviceID]?.pairing != nil else { return }
+            self.devices[deviceID]?.pairing?.timer = 0
             self.endPairing(deviceID, sending: reason, because: reason)
             self.logger.notice("pairing with \(self.deviceName(deviceID)) ended: \(reason)")
         }
@@ -290,19 +249,19 @@ extension PeerNetwork {
     /// The codes are known: waiting calls get them, and the person has ``pairingTimeout`` to
     /// confirm on both devices.
     private func settle(_ deviceID: String, codes: PairingCodes) {
-        guard let waiters = pairings[deviceID]?.waiters else { return }
-        pairings[deviceID]?.codes = codes
-        pairings[deviceID]?.waiters = []
+        guard let waiters = devices[deviceID]?.pairing?.waiters else { return }
+        devices[deviceID]?.pairing?.codes = codes
+        devices[deviceID]?.pairing?.waiters = []
         armPairingTimer(deviceID, after: Self.pairingTimeout, "not confirmed in time")
         for waiter in waiters { waiter(.success(codes)) }
-        onChange()
+        delegate?.devicesChanged()
     }
 
     private func completeIfConfirmed(_ deviceID: String) -> Bool {
-        guard let session = pairings[deviceID], session.confirmedHere, session.confirmedThere,
-              let link = links[deviceID], link.isOpen else { return false }
+        guard let session = devices[deviceID]?.pairing, session.confirmedHere, session.confirmedThere,
+              let link = devices[deviceID]?.link, link.isOpen else { return false }
         let device = PairedDevice(id: deviceID, name: deviceName(deviceID), certificate: Data(link.peerCertificateDER),
-                                  address: addresses[deviceID], pairedAt: Date())
+                                  address: devices[deviceID]?.address, pairedAt: Date())
         do {
             try paired.pin(device)
         } catch {
@@ -316,7 +275,7 @@ extension PeerNetwork {
         linkBecamePaired(deviceID)
         if let address = device.address { redial(deviceID, at: address) }
         logger.info("paired with \(device.name) (\(deviceID))")
-        link.send(.offers(currentOffers()))
+        link.send(.offers(delegate?.offersForPeers() ?? []))
         return true
     }
 }

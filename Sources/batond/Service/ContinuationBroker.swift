@@ -3,6 +3,7 @@ import BatonBus
 import BatonGLib
 import Foundation
 import BatonPeer
+import CGLib
 import Logging
 
 /// Where an activity to continue comes from.
@@ -80,8 +81,9 @@ final class ContinuationBroker {
     private let registry: AppRegistry
     private let timeouts: Timeouts
     private let logger: Logger
-    /// Links to paired devices, which hold the payloads of their offers.
-    var network: PeerNetwork?
+    /// Fetches paired devices' payloads and tells them of continuations: the owner of the
+    /// broker, which owns the network too.
+    weak var delegate: (any ContinuationBrokerDelegate)?
 
     init(connection: BusConnection, registry: AppRegistry, timeouts: Timeouts, logger: Logger) {
         self.connection = connection
@@ -95,6 +97,7 @@ final class ContinuationBroker {
     /// - Throws: ``ServiceError``: no claimant, or the `UserActivityError` that ended it.
     func continueActivity(_ source: ActivitySource) async throws {
         let type = source.activityType
+        let started = Self.now
         let target: RegisteredApp
         do {
             target = try await claimingApp(for: source)
@@ -104,19 +107,30 @@ final class ContinuationBroker {
             try InstalledApps.openInBrowser(url)
             return
         }
+        let claimed = Self.now
         let token = ListingID.make()
         logger.info("continuing \(type) in \(target.appID) (\(target.busName), \(target.isVerified(for: type) ? "verified" : "unverified") for it)")
+        // The app hears BeginContinuation (its willContinue runs) while the payload is on its
+        // way: the two round trips overlap. CompleteContinuation goes only once both are done,
+        // on the same connection, so the app always sees Begin first.
+        let begun = Task { @MainActor in
+            _ = try await callApp(target.busName, "BeginContinuation", [.string(token), .string(type)], timeout: timeouts.call)
+            return Self.now
+        }
+        let fetched = Task { @MainActor in (try await fetch(source), Self.now) }
+        let begunAt: Double
         do {
-            _ = try await callApp(target.busName, "BeginContinuation", [.string(token), .string(type)],
-                                  timeout: timeouts.call)
+            begunAt = try await begun.value
         } catch {
             let failure = describe(error, app: target.appID, step: "start the continuation")
             _ = try? await callApp(target.busName, "FailContinuation", [.string(token), .dictionary(failure.record)],
                                    timeout: timeouts.call)
             throw ServiceError.activity(failure)
         }
+        let fetchedAt: Double
         do {
-            let bytes = try await fetch(source)
+            let bytes: [UInt8]
+            (bytes, fetchedAt) = try await fetched.value
             _ = try await callApp(target.busName, "CompleteContinuation", [.string(token), .bytes(bytes)],
                                   timeout: timeouts.restore)
         } catch {
@@ -126,18 +140,23 @@ final class ContinuationBroker {
                                    timeout: timeouts.call)
             throw ServiceError.activity(failure)
         }
+        let restored = Self.now
         logger.info("\(target.appID) restored \(type)")
+        logger.debug("continuation timing (ms): claim \(Self.milliseconds(claimed - started)), BeginContinuation \(Self.milliseconds(begunAt - claimed)) beside fetch \(Self.milliseconds(fetchedAt - claimed)), CompleteContinuation \(Self.milliseconds(restored - max(begunAt, fetchedAt))), total \(Self.milliseconds(restored - started))")
         switch source {
         case .local(let origin, let published):
-            await tellContinued(origin, published)
+            Task { @MainActor in await tellContinued(origin, published) }
         case .offer(let offer):
-            if let deviceID = offer.peerDeviceID {
-                network?.send(.continued(activityID: offer.id), to: deviceID)
-            }
+            if let deviceID = offer.peerDeviceID { delegate?.continued(offer, from: deviceID) }
         case .payload:
             break
         }
     }
+
+    /// Seconds on the monotonic clock, for the timing of a continuation's steps.
+    private static var now: Double { Double(g_get_monotonic_time()) / 1_000_000 }
+
+    private static func milliseconds(_ seconds: Double) -> String { String(format: "%.3f", seconds * 1000) }
 
     /// Tells the app whose activity was continued elsewhere (`userActivityWasContinued`).
     func tellContinued(_ app: RegisteredApp, _ published: PublishedActivity) async {
@@ -161,14 +180,14 @@ final class ContinuationBroker {
             case .held(let bytes):
                 return bytes
             case .peer(let deviceID):
-                guard let network else {
-                    throw ServiceError.activity(.connectionUnavailable("this device has no network links"))
+                guard let delegate else {
+                    throw ServiceError.activity(.connectionUnavailable("batond is stopping"))
                 }
-                let bytes = try await network.fetch(offer.id, from: deviceID)
-                let payload = try Self.decode(bytes)
-                guard payload.activityType == offer.summary.activityType else {
+                let bytes = try await delegate.payload(of: offer, from: deviceID)
+                let sentType = try Self.activityType(of: bytes)
+                guard sentType == offer.summary.activityType else {
                     throw ServiceError.activity(.handoffFailed(
-                        "\(offer.device) sent an activity of type \(payload.activityType), not \(offer.summary.activityType)"))
+                        "\(offer.device) sent an activity of type \(sentType), not \(offer.summary.activityType)"))
                 }
                 return bytes
             }
@@ -180,20 +199,38 @@ final class ContinuationBroker {
     /// Asks `app` to save the activity now and checks what comes back.
     func save(_ app: RegisteredApp, activityID: String, type: String) async throws -> [UInt8] {
         let reply: [BusValue]
+        let started = Self.now
         do {
             reply = try await callApp(app.busName, "Save", [.string(activityID)], timeout: timeouts.save)
+            logger.debug("save timing (ms): Save \(Self.milliseconds(Self.now - started))")
         } catch {
             throw ServiceError.activity(describe(error, app: app.appID, step: "save the activity"))
         }
         guard let bytes = reply.first?.bytes else {
             throw ServiceError.activity(.handoffFailed("\(app.appID) answered Save without a payload"))
         }
-        let payload = try Self.decode(bytes)
-        guard payload.activityType == type else {
-            throw ServiceError.activity(.handoffFailed(
-                "\(app.appID) saved an activity of type \(payload.activityType), not \(type)"))
+        let savedType = try Self.activityType(of: bytes)
+        guard savedType == type else {
+            throw ServiceError.activity(.handoffFailed("\(app.appID) saved an activity of type \(savedType), not \(type)"))
         }
         return bytes
+    }
+
+    /// The type of an encoded activity from outside, read from its header: the app that
+    /// continues it decodes the rest, once.
+    ///
+    /// - Throws: ``ServiceError/activity(_:)`` with `userInfoTooLarge` over
+    ///   ``UserActivityPayload/maximumEncodedSize``, or `malformedPayload` for a header that
+    ///   is not an encoded activity's.
+    static func activityType(of bytes: [UInt8]) throws -> String {
+        guard bytes.count <= UserActivityPayload.maximumEncodedSize else {
+            throw ServiceError.activity(.userInfoTooLarge(size: bytes.count, limit: UserActivityPayload.maximumEncodedSize))
+        }
+        do {
+            return try UserActivityPayload.activityType(ofEncoded: bytes)
+        } catch {
+            throw ServiceError.activity(ServiceError.userActivityError(from: error))
+        }
     }
 
     /// Decodes a payload from outside, enforcing the size limit first.
@@ -207,7 +244,7 @@ final class ContinuationBroker {
         }
         let payload: UserActivityPayload
         do {
-            payload = try UserActivityPayload(decoding: Data(bytes))
+            payload = try UserActivityPayload(decoding: bytes)
         } catch {
             throw ServiceError.activity(ServiceError.userActivityError(from: error))
         }

@@ -68,6 +68,14 @@ struct DialPlan {
         return due
     }
 
+    /// When ``due(now:isLinked:)`` will next have an address to dial: the earliest attempt
+    /// of an address not being dialed whose device is not linked; `nil` when none waits.
+    func nextAttempt(isLinked: (String) -> Bool) -> Date? {
+        targets.values.filter { target in
+            !target.isDialing && !(target.deviceID.map(isLinked) ?? false)
+        }.map(\.nextAttempt).min()
+    }
+
     /// A dial reached `deviceID`, or failed (`nil`): the next attempt waits out the backoff,
     /// which doubles after each failure up to ``longestBackoff``. Reaching a device does not
     /// reset it: only a lasting link does (``lost(_:after:now:)``).

@@ -24,7 +24,6 @@ final class Daemon {
         self.network = network
         self.logger = logger
         broker = ContinuationBroker(connection: connection, registry: registry, timeouts: timeouts, logger: logger)
-        broker.network = network
         notifier = Notifier(connection: connection, logger: logger)
         registry.onChange = { [weak self] in
             self?.activitiesChanged()
@@ -34,7 +33,8 @@ final class Daemon {
         offers.onExpire = { [weak self] offer in self?.notifier.withdraw(key: Self.offerKey(offer.id)) }
         notifier.onAction = { [weak self] key, action in self?.notificationAction(key, action) }
         notifier.isCurrent = { [weak self] key in self?.isCurrent(key) ?? false }
-        connectNetwork()
+        broker.delegate = self
+        network.delegate = self
     }
 
     /// Exports the object and starts following connections that leave the bus.

@@ -92,14 +92,15 @@ extension Daemon {
                 "id": .string(id), "name": .string(network.deviceName(id)),
                 "paired": .bool(network.isPaired(id)), "connected": .bool(network.isLinked(id)),
             ]
-            if let address = network.addresses[id] ?? network.paired.devices[id]?.address {
+            if let address = network.address(of: id) {
                 record["address"] = .string(address)
             }
-            if let announced = network.protocols[id] {
+            let device = network.devices[id]
+            if let announced = device?.announced {
                 record["protocol"] = .uint32(announced.version)
                 record["capabilities"] = .strings(announced.capabilities.sorted())
             }
-            if let pairing = network.pairings[id] {
+            if let pairing = device?.pairing {
                 if let codes = pairing.codes { record["pairing-code"] = .string(codes.shown) }
                 record["confirmed-here"] = .bool(pairing.confirmedHere)
             }

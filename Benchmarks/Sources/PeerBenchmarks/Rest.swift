@@ -1,0 +1,83 @@
+import BatonGLib
+import Foundation
+
+/// A process at rest: its memory and how often its threads wake.
+struct RestFigures {
+    /// Anonymous resident memory (heap, stacks: `RssAnon`), in KiB: the memory the process
+    /// itself made, which the target counts.
+    let anonymousKiB: Int
+    /// Private memory (clean and dirty pages no other process maps, the libraries' own
+    /// relocated data included), in KiB.
+    let privateKiB: Int
+    /// Resident memory, shared libraries included, in KiB.
+    let residentKiB: Int
+    /// Context switches of all its threads per second: each is a wake-up from a wait.
+    let wakeupsPerSecond: Double
+}
+
+/// Watches process `pid` for `seconds` while it is left alone.
+@MainActor
+func measureAtRest(pid: Int32, seconds: Double) async throws -> RestFigures {
+    let before = contextSwitches(of: pid)
+    try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+    let after = contextSwitches(of: pid)
+    let rollup = (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? ""
+    func field(_ name: String) -> Int {
+        rollup.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+            .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
+    }
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    let anonymous = status.split(separator: "\n").first { $0.hasPrefix("RssAnon:") }
+        .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
+    return RestFigures(anonymousKiB: anonymous, privateKiB: field("Private_Clean") + field("Private_Dirty"),
+                       residentKiB: field("Rss"),
+                       wakeupsPerSecond: Double(after - before) / seconds)
+}
+
+/// The voluntary and involuntary context switches of every thread of `pid` so far.
+func contextSwitches(of pid: Int32) -> Int {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    return tasks.reduce(0) { total, task in
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
+        return total + status.split(separator: "\n").filter { $0.contains("ctxt_switches:") }
+            .compactMap { Int($0.split(separator: "\t").last ?? "") }.reduce(0, +)
+    }
+}
+
+/// A release batond at rest, alone (no peers, no discovery) and as the hub of `peers` paired
+/// devices, each a batond of its own dialing it.
+@MainActor
+func measureRest(batond: String, peers count: Int, seconds: Double) async throws -> (alone: RestFigures, paired: RestFigures) {
+    let hub = try Device(name: "hub")
+    var peers: [Device] = []
+    defer {
+        hub.stop()
+        for peer in peers { peer.stop() }
+    }
+    try hub.startBatond(batond, arguments: ["--name", "hub"])
+    let hubBus = try BusConnection.bus(at: hub.address)
+    let hubStatus = try await batondStatus(of: hubBus)
+    try await Task.sleep(nanoseconds: 1_000_000_000)
+    guard let hubPID = hub.batond?.processIdentifier else { throw BenchmarkFailure("the hub batond is not running") }
+    let alone = try await measureAtRest(pid: hubPID, seconds: seconds)
+
+    for index in 1...count {
+        let peer = try Device(name: "peer\(index)")
+        peers.append(peer)
+        try peer.startBatond(batond, arguments: ["--name", "peer\(index)", "--peer", hubStatus.listen])
+        let peerBus = try BusConnection.bus(at: peer.address)
+        let peerStatus = try await batondStatus(of: peerBus)
+        try await waitFor("peer \(index) linked with the hub") {
+            let devices = (try? await daemonCall(hubBus, "ListDevices"))?.first?.dictionaries ?? []
+            return devices.contains { $0["id"]?.string == peerStatus.id && $0["connected"]?.bool == true }
+        }
+        try await pair(requester: hubBus, responder: peerBus, responderID: peerStatus.id, requesterID: hubStatus.id)
+        try await waitFor("peer \(index) paired with the hub") {
+            let devices = (try? await daemonCall(hubBus, "ListDevices"))?.first?.dictionaries ?? []
+            return devices.contains { $0["id"]?.string == peerStatus.id && $0["paired"]?.bool == true }
+        }
+    }
+    try await Task.sleep(nanoseconds: 2_000_000_000)
+    let paired = try await measureAtRest(pid: hubPID, seconds: seconds)
+    return (alone, paired)
+}

@@ -1,0 +1,64 @@
+import Baton
+import CGLib
+
+/// Every error Baton's D-Bus contract names, one row each: its number and its D-Bus error
+/// name. ``UserActivityError``s keep their ``UserActivityError/code``; the service's own
+/// errors are numbered from 1. The rows are registered with GIO as the error domain
+/// ``domain`` (`g_dbus_error_register_error_domain`), so GDBus callers in any language get
+/// the domain and number of an error Baton sends.
+///
+/// An error also travels as a record (`a{sv}`): `code`, `reason`, and for
+/// ``UserActivityError/userInfoTooLarge(size:limit:)`` `size` and `limit`. It is
+/// `FailContinuation`'s argument and a peer's failure message, and it follows the message of
+/// every error reply of an activity error, so nothing is read back out of a message's text.
+public enum BatonErrorTable {
+    /// One error: its number and D-Bus name.
+    public struct Row: Sendable, Hashable {
+        public let code: Int32
+        public let name: String
+    }
+
+    /// The rows, in the order of their numbers.
+    public static let rows: [Row] = [
+        Row(code: 1, name: "org.baton.Error.UnknownActivity"),
+        Row(code: 2, name: "org.baton.Error.NotRegistered"),
+        Row(code: 3, name: "org.baton.Error.NoClaimant"),
+        Row(code: 4, name: "org.baton.Error.UnknownDevice"),
+        Row(code: 5, name: "org.baton.Error.Pairing"),
+        Row(code: 6, name: "org.baton.Error.IdentityMismatch"),
+        Row(code: 3072, name: "org.baton.Error.Cancelled"),
+        Row(code: 4608, name: "org.baton.Error.HandoffFailed"),
+        Row(code: 4609, name: "org.baton.Error.ConnectionUnavailable"),
+        Row(code: 4610, name: "org.baton.Error.RemoteApplicationTimedOut"),
+        Row(code: 4611, name: "org.baton.Error.UserInfoTooLarge"),
+        Row(code: 4640, name: "org.baton.Error.InvalidWebpageURL"),
+        Row(code: 4641, name: "org.baton.Error.InvalidUserInfo"),
+        Row(code: 4642, name: "org.baton.Error.MalformedPayload"),
+        Row(code: 4643, name: "org.baton.Error.InvalidActivity"),
+    ]
+
+    /// The GError domain the rows are registered in: `baton-error-quark`.
+    public static let domain: UInt32 = register()
+
+    /// The D-Bus name of error number `code`.
+    public static func name(of code: Int) -> String? {
+        rows.first { Int($0.code) == code }?.name
+    }
+
+    /// The number of the error named `name`.
+    public static func code(named name: String) -> Int? {
+        rows.first { $0.name == name }.map { Int($0.code) }
+    }
+
+    private static func register() -> UInt32 {
+        // GIO keeps the domain's and the entries' names without copying them: they are copied
+        // once here and live as long as the process.
+        let entries = UnsafeMutablePointer<GDBusErrorEntry>.allocate(capacity: rows.count)
+        for (index, row) in rows.enumerated() {
+            entries[index] = GDBusErrorEntry(error_code: row.code, dbus_error_name: strdup(row.name))
+        }
+        var quark: gsize = 0
+        g_dbus_error_register_error_domain(strdup("baton-error-quark"), &quark, entries, guint(rows.count))
+        return UInt32(truncatingIfNeeded: quark)
+    }
+}

@@ -1,0 +1,93 @@
+import CGLib
+
+/// Method calls: the call goes out as a `GDBusMessage` and the whole reply comes back, so an
+/// error reply's details (the `a{sv}` after its message, see ``BusMethodCall/fail(name:message:details:)``)
+/// reach the caller in ``BusError/remote(name:message:details:)``.
+extension BusConnection {
+    /// Calls `method` and waits for its reply, without blocking the main loop. File
+    /// descriptors among the arguments go with the call in a `GUnixFDList`, and those in the
+    /// reply come back as ``BusFileDescriptor``s of their own.
+    ///
+    /// - Parameter timeout: seconds to wait for the reply.
+    /// - Throws: ``BusError``; ``BusError/failed(_:)`` when the arguments cannot be sent
+    ///   (see ``BusValueError``) or the reply cannot be read.
+    public func call(_ destination: String, path: String, interface: String, method: String,
+                     arguments: [BusValue] = [], timeout: Double = 25) async throws -> [BusValue] {
+        let message = try Self.methodCall(destination, path: path, interface: interface, method: method,
+                                          arguments: arguments, autoStart: false)
+        defer { g_object_unref(UnsafeMutableRawPointer(message)) }
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[BusValue], any Error>) in
+            let box = Unmanaged.passRetained(CallReply(continuation)).toOpaque()
+            g_dbus_connection_send_message_with_reply(
+                raw, message, G_DBUS_SEND_MESSAGE_FLAGS_NONE, Self.milliseconds(timeout), nil, nil, { source, result, data in
+                    guard let data else { return }
+                    let reply = Unmanaged<CallReply>.fromOpaque(data).takeRetainedValue()
+                    var error: UnsafeMutablePointer<GError>?
+                    let message = g_dbus_connection_send_message_with_reply_finish(OpaquePointer(source), result, &error)
+                    reply.continuation.resume(with: Result { try BusConnection.values(ofReply: message, error) })
+                }, box)
+        }
+    }
+
+    /// Calls `method` and blocks until its reply: for command-line tools without a main loop.
+    /// File descriptors travel as with ``call(_:path:interface:method:arguments:timeout:)``.
+    ///
+    /// - Parameters:
+    ///   - autoStart: whether the bus may start the destination through D-Bus activation.
+    ///   - timeout: seconds to wait; `nil` waits as long as it takes.
+    /// - Throws: ``BusError``; ``BusError/failed(_:)`` when the arguments cannot be sent (see
+    ///   ``BusValueError``) or the reply cannot be read.
+    public func callSync(_ destination: String, path: String, interface: String, method: String,
+                         arguments: [BusValue] = [], autoStart: Bool = true,
+                         timeout: Double? = 25) throws -> [BusValue] {
+        let message = try Self.methodCall(destination, path: path, interface: interface, method: method,
+                                          arguments: arguments, autoStart: autoStart)
+        defer { g_object_unref(UnsafeMutableRawPointer(message)) }
+        var error: UnsafeMutablePointer<GError>?
+        let reply = g_dbus_connection_send_message_with_reply_sync(
+            raw, message, G_DBUS_SEND_MESSAGE_FLAGS_NONE, timeout.map(Self.milliseconds) ?? Int32.max, nil, nil, &error)
+        return try Self.values(ofReply: reply, error)
+    }
+
+    /// A method call message with `arguments` as its body and their descriptors attached.
+    private static func methodCall(_ destination: String, path: String, interface: String, method: String,
+                                   arguments: [BusValue], autoStart: Bool) throws -> OpaquePointer {
+        let body = try Self.body(arguments, allowingFileDescriptors: true)
+        guard let message = g_dbus_message_new_method_call(destination, path, interface, method) else {
+            throw BusError.failed("cannot make a call of \(method): a name, path or interface is not valid")
+        }
+        withExtendedLifetime(body) {
+            g_dbus_message_set_body(message, body.variant)
+            if let fileDescriptors = body.fileDescriptors { g_dbus_message_set_unix_fd_list(message, fileDescriptors) }
+        }
+        if !autoStart { g_dbus_message_set_flags(message, G_DBUS_MESSAGE_FLAGS_NO_AUTO_START) }
+        return message
+    }
+
+    /// The out arguments of a method return, or the ``BusError`` of an error reply or of a
+    /// call that got none (`error`). Takes the reply and the error.
+    nonisolated static func values(ofReply reply: OpaquePointer?, _ error: UnsafeMutablePointer<GError>?) throws -> [BusValue] {
+        guard let reply else { throw BusError(taking: error) }
+        defer { g_object_unref(UnsafeMutableRawPointer(reply)) }
+        let body = g_dbus_message_get_body(reply)
+        let fileDescriptors = g_dbus_message_get_unix_fd_list(reply)
+        let values: [BusValue]
+        do {
+            values = try body.map { try arguments(of: $0, fileDescriptors: fileDescriptors) } ?? []
+        } catch {
+            throw BusError.failed("the reply could not be read: \(error)")
+        }
+        guard g_dbus_message_get_message_type(reply) == G_DBUS_MESSAGE_TYPE_ERROR else { return values }
+        let name = g_dbus_message_get_error_name(reply).map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed"
+        throw BusError.remote(name: name, message: values.first?.string ?? "", details: values.dropFirst().first?.dictionary ?? [:])
+    }
+}
+
+/// The continuation of one asynchronous call, resumed once by GLib's callback.
+private final class CallReply {
+    let continuation: CheckedContinuation<[BusValue], any Error>
+
+    init(_ continuation: CheckedContinuation<[BusValue], any Error>) {
+        self.continuation = continuation
+    }
+}

@@ -1,0 +1,25 @@
+import Baton
+import BatonPeer
+
+/// What ``PeerNetwork`` reports to the service that owns it, and the one thing it asks of it:
+/// the service composes the network and answers here; the network never calls the service's
+/// other parts.
+@MainActor
+protocol PeerNetworkDelegate: AnyObject {
+    /// This device's current activities, as offers for paired devices.
+    func offersForPeers() -> [PeerOffer]
+    /// A paired device's offers now (each list replaces the device's earlier one).
+    func peer(_ device: PeerDevice, offered offers: [PeerOffer])
+    /// A device's offers are void: its link closed or it is no longer paired.
+    func peerGone(_ deviceID: String)
+    /// A paired device asks for the payload of this device's activity `activityID`.
+    func payloadRequested(for activityID: String) async -> Result<[UInt8], UserActivityError>
+    /// A paired device continued this device's activity `activityID`.
+    func peer(_ device: PeerDevice, continued activityID: String)
+    /// A device asks to pair: show the code this device shows.
+    func pairingRequested(by device: PeerDevice, code: String)
+    /// A pairing ended (paired, cancelled or timed out).
+    func pairingEnded(with deviceID: String)
+    /// Devices appeared, left, paired or unpaired.
+    func devicesChanged()
+}
