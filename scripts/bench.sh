@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the benchmark package in release mode and prints its figures: the core's (ordo-one/benchmark:
 # time, CPU and mallocs per operation, each beside its target), then the network's (offer propagation
-# and continuation latency between two batonds, beside the TLS floor). Exits non-zero only when a
+# and continuation latency between two release-built batonds, beside the TLS floor, where the
+# continuation's time goes, and batond's memory and wake-ups at rest). Exits non-zero only when a
 # build or a run fails; a missed target is printed as MISS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,7 @@ swift build -c release --package-path Benchmarks --product PeerBenchmarks
 # Builds ordo-one's driver (BenchmarkTool) and BatonBenchmarks, and lists the benchmarks.
 swift package --package-path Benchmarks benchmark list
 Benchmarks/.build/release/BenchmarkReport --package-path Benchmarks
-# The network figures run two real batonds (the debug build the tests use) on loopback.
-swift build --product batond
-Benchmarks/.build/release/PeerBenchmarks .build/debug/batond
+# The network figures run real batonds, release-built here, on loopback: two for the
+# continuation and its breakdown, then one alone and one with 10 paired peers at rest.
+swift build -c release --package-path Benchmarks --product batond
+Benchmarks/.build/release/PeerBenchmarks Benchmarks/.build/release/batond
