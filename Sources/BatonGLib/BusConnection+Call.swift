@@ -71,14 +71,17 @@ extension BusConnection {
         defer { g_object_unref(UnsafeMutableRawPointer(reply)) }
         let body = g_dbus_message_get_body(reply)
         let fileDescriptors = g_dbus_message_get_unix_fd_list(reply)
-        let values: [BusValue]
-        do {
-            values = try body.map { try arguments(of: $0, fileDescriptors: fileDescriptors) } ?? []
-        } catch {
-            throw BusError.failed("the reply could not be read: \(error)")
+        let read = { try body.map { try arguments(of: $0, fileDescriptors: fileDescriptors) } ?? [] }
+        guard g_dbus_message_get_message_type(reply) == G_DBUS_MESSAGE_TYPE_ERROR else {
+            do {
+                return try read()
+            } catch {
+                throw BusError.failed("the reply could not be read: \(error)")
+            }
         }
-        guard g_dbus_message_get_message_type(reply) == G_DBUS_MESSAGE_TYPE_ERROR else { return values }
+        // An error keeps its name whatever its body holds.
         let name = g_dbus_message_get_error_name(reply).map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed"
+        let values = (try? read()) ?? []
         throw BusError.remote(name: name, message: values.first?.string ?? "", details: values.dropFirst().first?.dictionary ?? [:])
     }
 }

@@ -115,6 +115,29 @@ final class PayloadTests: XCTestCase {
 
     // MARK: Round trips
 
+    /// The header alone gives what the full decode gives for the type and expiration, and
+    /// refuses what the decoder refuses in the header.
+    func testTheHeaderReadsTheTypeAndExpirationAlone() async throws {
+        let expiration = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        let payloads = [
+            UserActivityPayload(activityType: "org.example.a", userInfo: ["k": .string("v")]),
+            UserActivityPayload(activityType: "org.example.b", title: "T", userInfo: [:],
+                                webpageURL: URL(string: "https://example.org/x"), expirationDate: expiration),
+        ]
+        for payload in payloads {
+            let bytes = try payload.encodedBytes()
+            let header = try UserActivityPayload.header(ofEncoded: bytes)
+            XCTAssertEqual(header.activityType, payload.activityType)
+            XCTAssertEqual(header.expirationDate, payload.expirationDate)
+            XCTAssertEqual(try UserActivityPayload(decoding: bytes), try UserActivityPayload(decoding: Data(bytes)))
+        }
+        for bad: [UInt8] in [[], Array("BATN".utf8), Array("NOPE".utf8) + [1, 0, 1, 0x61], Array("BATN".utf8) + [1, 0xff, 1, 0x61]] {
+            XCTAssertThrowsError(try UserActivityPayload.header(ofEncoded: bad)) { error in
+                XCTAssertEqual((error as? UserActivityError)?.code, 4642, "\(bad): \(error)")
+            }
+        }
+    }
+
     func testRoundTripOfEveryValueCase() async throws {
         let cases = try everyCase()
         for (key, value) in cases {

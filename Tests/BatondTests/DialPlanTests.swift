@@ -24,6 +24,24 @@ final class DialPlanTests: XCTestCase {
         XCTAssertEqual(waits, [2, 4, 8, 16, 32, 60, 60, 60])
     }
 
+    /// The next deadline is one `due` acts on: while a device is dialed at one address its
+    /// other address is no deadline (batond's only timer would fire for nothing, at once,
+    /// again and again), and neither is a linked device's.
+    func testTheNextAttemptSkipsWhatDueSkips() {
+        var plan = DialPlan()
+        XCTAssertNil(plan.nextAttempt(isLinked: { _ in false }), "nothing to dial, no deadline")
+        plan.add("10.0.0.1:48100", deviceID: "aaaa", source: .paired)
+        plan.add("[fe80::1]:48100", deviceID: "aaaa", source: .discovered)
+        XCTAssertEqual(plan.nextAttempt(isLinked: { _ in false }), .distantPast)
+        XCTAssertNil(plan.nextAttempt(isLinked: { $0 == "aaaa" }), "a linked device is no deadline")
+        XCTAssertEqual(plan.due(now: start, isLinked: { _ in false }).count, 1)
+        XCTAssertNil(plan.nextAttempt(isLinked: { _ in false }), "dialed at one address: the other waits for that dial")
+        XCTAssertEqual(plan.due(now: start, isLinked: { _ in false }), [])
+        let dialed = plan.targets.first { $0.value.isDialing }?.key ?? ""
+        plan.finished(dialed, deviceID: nil, now: start)
+        XCTAssertEqual(plan.nextAttempt(isLinked: { _ in false }), .distantPast, "the other address, now")
+    }
+
     func testADeviceKnownAtTwoAddressesIsDialedAtOneAtATime() {
         var plan = DialPlan()
         plan.add("10.0.0.1:48100", deviceID: "aaaa", source: .discovered)

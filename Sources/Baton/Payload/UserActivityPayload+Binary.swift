@@ -99,19 +99,24 @@ extension UserActivityPayload {
         return writer.bytes
     }
 
-    /// The activity type of an encoded payload, read from its header alone: for checking
-    /// what a payload is without decoding its `userInfo`, which the app that continues it
-    /// decodes.
+    /// The activity type and expiration date of an encoded payload, read from its header
+    /// alone: for checking what a payload is without decoding its `userInfo`, which the app
+    /// that continues it decodes.
     ///
     /// - Throws: ``UserActivityError/malformedPayload(_:)`` for bytes over
     ///   ``maximumEncodedSize`` or whose header is not a version-1 payload's.
-    public static func activityType(ofEncoded bytes: [UInt8]) throws -> String {
+    public static func header(ofEncoded bytes: [UInt8]) throws -> (activityType: String, expirationDate: Date?) {
         var reader = try headerReader(bytes)
         let flags = try reader.byte()
         guard flags & ~Flag.all == 0 else {
             throw UserActivityError.malformedPayload("unknown flags \(flags)")
         }
-        return try readActivityType(&reader)
+        let activityType = try readActivityType(&reader)
+        if flags & Flag.title != 0 { _ = try reader.string(maximumLength: maximumFieldLength) }
+        if flags & Flag.url != 0 { _ = try reader.string(maximumLength: maximumFieldLength) }
+        let expirationDate = flags & Flag.expiration != 0
+            ? Date(timeIntervalSinceReferenceDate: try reader.double()) : nil
+        return (activityType, expirationDate)
     }
 
     /// A reader past the size check, magic and version of `bytes`.

@@ -70,9 +70,14 @@ struct DialPlan {
 
     /// When ``due(now:isLinked:)`` will next have an address to dial: the earliest attempt
     /// of an address not being dialed whose device is not linked; `nil` when none waits.
+    /// The same targets count as ``due(now:isLinked:)`` counts them, so a deadline returned
+    /// here is one `due` acts on.
     func nextAttempt(isLinked: (String) -> Bool) -> Date? {
-        targets.values.filter { target in
-            !target.isDialing && !(target.deviceID.map(isLinked) ?? false)
+        let dialing = Set(targets.values.filter(\.isDialing).compactMap(\.deviceID))
+        return targets.values.filter { target in
+            guard !target.isDialing else { return false }
+            guard let id = target.deviceID else { return true }
+            return !isLinked(id) && !dialing.contains(id)
         }.map(\.nextAttempt).min()
     }
 

@@ -73,14 +73,15 @@ extension PeerNetwork {
     func unpair(_ device: String) throws {
         let deviceID = try resolve(device)
         guard isPaired(deviceID) else { throw ServiceError.pairing("\(deviceName(deviceID)) is not paired") }
+        let name = deviceName(deviceID)
         do {
             try forget(deviceID)
         } catch {
-            throw ServiceError.pairing("cannot save the paired devices, so \(deviceName(deviceID)) stays paired: \(error)")
+            throw ServiceError.pairing("cannot save the paired devices, so \(name) stays paired: \(error)")
         }
         devices[deviceID]?.link?.send(.unpair)
         devices[deviceID]?.link?.finish("unpaired")
-        logger.info("unpaired \(deviceName(deviceID))")
+        logger.info("unpaired \(name)")
     }
 
     /// The pairing's codes, waiting up to ``pairingAnswerTimeout`` for the nonces.

@@ -127,7 +127,7 @@ final class PeerNetwork {
     /// (``seenDeviceLifetime``). With none due, nothing is armed: a batond without peers
     /// never wakes, and one whose peers are all linked wakes only for their keepalives.
     func scheduleHousekeeping() {
-        var deadline = plan.nextAttempt(isLinked: isLinked)
+        var deadline = plan.nextAttempt(isLinked: isLinkedOrIntroducing)
         for device in devices.values where !isPaired(device.id) {
             if device.pairing == nil, let link = device.link, !link.isClosing {
                 deadline = Self.earlier(deadline, link.openedAt.addingTimeInterval(unpairedLinkLifetime))
@@ -274,9 +274,15 @@ final class PeerNetwork {
         Set(paired.devices.values.compactMap { $0.address.flatMap(PeerAddress.host(of:)) })
     }
 
+    /// Whether `deviceID` is linked, or has a link waiting for its hello: either way it is
+    /// not dialed again now.
+    private func isLinkedOrIntroducing(_ deviceID: String) -> Bool {
+        isLinked(deviceID) || introductions.values.contains { $0.peerDeviceID == deviceID }
+    }
+
     private func dialDue() {
         defer { scheduleHousekeeping() }
-        for address in plan.due(isLinked: isLinked) {
+        for address in plan.due(isLinked: isLinkedOrIntroducing) {
             Task { @MainActor in
                 defer { scheduleHousekeeping() }
                 do {
@@ -330,6 +336,7 @@ final class PeerNetwork {
             guard let self, let link, self.introductions.removeValue(forKey: ObjectIdentifier(link)) != nil else { return }
             self.introductionQuota.remove(ObjectIdentifier(link))
             link.close("no hello")
+            self.scheduleHousekeeping()
         }
     }
 
@@ -444,6 +451,8 @@ final class PeerNetwork {
         }
         scheduleHousekeeping()
         delegate?.devicesChanged()
+        // A TLS handshake and the certificate checks leave much freed heap behind: give it
+        // back to the system, or ten linked devices keep about 12 MiB resident instead of 9.
         malloc_trim(0)
     }
 
@@ -510,6 +519,7 @@ final class PeerNetwork {
             if link.isOutgoing, devices[deviceID]?.link == nil {
                 plan.lost(deviceID, after: Date().timeIntervalSince(link.openedAt))
             }
+            scheduleHousekeeping()
             return
         }
         device.link = nil

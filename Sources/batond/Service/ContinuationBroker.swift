@@ -122,6 +122,8 @@ final class ContinuationBroker {
         do {
             begunAt = try await begun.value
         } catch {
+            // The fetch may still be on its way; its payload is dropped when it comes.
+            fetched.cancel()
             let failure = describe(error, app: target.appID, step: "start the continuation")
             _ = try? await callApp(target.busName, "FailContinuation", [.string(token), .dictionary(failure.record)],
                                    timeout: timeouts.call)
@@ -220,17 +222,23 @@ final class ContinuationBroker {
     /// continues it decodes the rest, once.
     ///
     /// - Throws: ``ServiceError/activity(_:)`` with `userInfoTooLarge` over
-    ///   ``UserActivityPayload/maximumEncodedSize``, or `malformedPayload` for a header that
-    ///   is not an encoded activity's.
+    ///   ``UserActivityPayload/maximumEncodedSize``, `malformedPayload` for a header that is
+    ///   not an encoded activity's, or `invalidActivity` for an expiration that is not a
+    ///   finite time.
     static func activityType(of bytes: [UInt8]) throws -> String {
         guard bytes.count <= UserActivityPayload.maximumEncodedSize else {
             throw ServiceError.activity(.userInfoTooLarge(size: bytes.count, limit: UserActivityPayload.maximumEncodedSize))
         }
+        let header: (activityType: String, expirationDate: Date?)
         do {
-            return try UserActivityPayload.activityType(ofEncoded: bytes)
+            header = try UserActivityPayload.header(ofEncoded: bytes)
         } catch {
             throw ServiceError.activity(ServiceError.userActivityError(from: error))
         }
+        if let expiration = header.expirationDate, !expiration.timeIntervalSince1970.isFinite {
+            throw ServiceError.activity(.invalidActivity("the expiration date is not a finite time"))
+        }
+        return header.activityType
     }
 
     /// Decodes a payload from outside, enforcing the size limit first.
