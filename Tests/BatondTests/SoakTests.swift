@@ -280,7 +280,7 @@ private final class Soak {
     }
 
     /// Waits until the batonds' counts stop changing: alike for ``SoakTests/quietSeconds``
-    /// (longer than the 3 s hello timer each new link arms, which stays until it fires), or
+    /// (longer than the 3 s hello timer a new link arms until its hello comes), or
     /// equal to `expected` on three polls 100 ms apart; at most 20 s. Then reads their memory.
     private func settle(_ daemons: [Watched], toward expected: [Resources]?) throws -> [Snapshot] {
         let deadline = Date().addingTimeInterval(20)

@@ -41,7 +41,8 @@ final class PeerNetwork {
     /// cycling through keys from one address or network cannot push the other devices out.
     private var seenQuota = ConnectionQuota<String>(total: maximumSeenDevices, perAddress: maximumPerAddress,
                                                     perNetwork: maximumPerNetwork)
-    private var introductions: [ObjectIdentifier: PeerLink] = [:]
+    /// Links waiting for their hello, each with the timer that closes it without one.
+    private var introductions: [ObjectIdentifier: (link: PeerLink, helloTimer: guint)] = [:]
     /// Places for strangers: incoming handshakes (paired devices' addresses have their own),
     /// links waiting for their hello, and introduced unpaired links.
     private var handshakeQuota = ConnectionQuota<Int>(total: maximumIntroductions,
@@ -277,7 +278,7 @@ final class PeerNetwork {
     /// Whether `deviceID` is linked, or has a link waiting for its hello: either way it is
     /// not dialed again now.
     private func isLinkedOrIntroducing(_ deviceID: String) -> Bool {
-        isLinked(deviceID) || introductions.values.contains { $0.peerDeviceID == deviceID }
+        isLinked(deviceID) || introductions.values.contains { $0.link.peerDeviceID == deviceID }
     }
 
     private func dialDue() {
@@ -313,11 +314,10 @@ final class PeerNetwork {
                 return link.close("too many links waiting for their hello")
             }
             for other in evicted {
-                guard let waiting = introductions.removeValue(forKey: other) else { continue }
-                waiting.close("a newer link needed its place")
+                endIntroduction(other)?.close("a newer link needed its place")
             }
         }
-        introductions[key] = link
+        introductions[key] = (link, 0)
         link.onMessage = { [weak self, weak link] message in
             guard let self, let link else { return }
             self.received(message, on: link)
@@ -332,19 +332,29 @@ final class PeerNetwork {
         }
         link.start()
         link.send(.hello(PeerHello(deviceID: identity.deviceID, name: name, port: UInt32(listener?.port ?? 0))))
-        GLibSources.once(after: Self.helloTimeout) { [weak self, weak link] in
-            guard let self, let link, self.introductions.removeValue(forKey: ObjectIdentifier(link)) != nil else { return }
-            self.introductionQuota.remove(ObjectIdentifier(link))
+        guard introductions[key] != nil else { return }
+        introductions[key]?.helloTimer = GLibSources.once(after: Self.helloTimeout) { [weak self] in
+            guard let self else { return }
+            self.introductions[key]?.helloTimer = 0
+            guard let link = self.endIntroduction(key) else { return }
             link.close("no hello")
             self.scheduleHousekeeping()
         }
     }
 
+    /// Ends the wait for a link's hello: its timer and its place. Returns the link, if it
+    /// was waiting.
+    @discardableResult
+    private func endIntroduction(_ key: ObjectIdentifier) -> PeerLink? {
+        introductionQuota.remove(key)
+        guard let introduction = introductions.removeValue(forKey: key) else { return nil }
+        GLibSources.cancel(introduction.helloTimer)
+        return introduction.link
+    }
+
     private func received(_ message: PeerMessage, on link: PeerLink) {
         let deviceID = link.peerDeviceID
-        if introductions[ObjectIdentifier(link)] != nil {
-            introductions[ObjectIdentifier(link)] = nil
-            introductionQuota.remove(ObjectIdentifier(link))
+        if endIntroduction(ObjectIdentifier(link)) != nil {
             guard case .hello(let hello) = message else {
                 return drop(link, "it spoke before its hello")
             }
@@ -510,8 +520,7 @@ final class PeerNetwork {
     }
 
     private func closed(_ link: PeerLink, reason: String) {
-        introductions[ObjectIdentifier(link)] = nil
-        introductionQuota.remove(ObjectIdentifier(link))
+        endIntroduction(ObjectIdentifier(link))
         let deviceID = link.peerDeviceID
         guard let device = devices[deviceID], device.link === link else {
             // A link this device dialed that closed before its hello (the device turned it
