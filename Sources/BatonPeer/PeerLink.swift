@@ -50,8 +50,8 @@ public final class PeerLink {
     private var isWriting = false
     /// When anything last arrived and when a ping last went out, on the monotonic clock
     /// (seconds), so that a change of the wall clock neither drops links nor stops pings.
-    private var lastHeard = PeerLink.monotonicNow
-    private var lastPing = PeerLink.monotonicNow
+    private var lastHeard = MonotonicClock.now
+    private var lastPing = MonotonicClock.now
     /// Bytes queued for a peer that does not read: past this, the link closes.
     public static let maximumQueuedBytes = 4 * 1024 * 1024
     private var keepaliveTimer: guint = 0
@@ -179,7 +179,7 @@ public final class PeerLink {
         guard isOpen, closingReason == nil else { return }
         if let error { return fail("read failed: \(error)") }
         guard count > 0 else { return fail("the peer closed the link") }
-        lastHeard = Self.monotonicNow
+        lastHeard = MonotonicClock.now
         reader.append(UnsafeRawBufferPointer(start: readBuffer, count: count))
         do {
             while isOpen {
@@ -232,7 +232,7 @@ public final class PeerLink {
     }
 
     private func checkKeepalive() {
-        let now = Self.monotonicNow
+        let now = MonotonicClock.now
         let quiet = now - lastHeard
         if quiet > keepalive * 3 {
             fail("no word from the peer for \(Int(quiet)) s")
@@ -242,7 +242,6 @@ public final class PeerLink {
         }
     }
 
-    private static var monotonicNow: Double { Double(g_get_monotonic_time()) / 1_000_000 }
 
     /// The IP address a connection comes from, alone and as `HOST:PORT`; empty when unknown.
     public static func remote(of connection: UnsafeMutablePointer<GSocketConnection>) -> (host: String, address: String) {

@@ -21,16 +21,11 @@ func measureAtRest(pid: Int32, seconds: Double) async throws -> RestFigures {
     let before = contextSwitches(of: pid)
     try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
     let after = contextSwitches(of: pid)
-    let rollup = (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? ""
-    func field(_ name: String) -> Int {
-        rollup.split(separator: "\n").first { $0.hasPrefix(name + ":") }
-            .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
-    }
-    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-    let anonymous = status.split(separator: "\n").first { $0.hasPrefix("RssAnon:") }
-        .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
-    return RestFigures(anonymousKiB: anonymous, privateKiB: field("Private_Clean") + field("Private_Dirty"),
-                       residentKiB: field("Rss"),
+    let rollup = procFile("/proc/\(pid)/smaps_rollup")
+    let status = procFile("/proc/\(pid)/status")
+    return RestFigures(anonymousKiB: procNumber("RssAnon", in: status),
+                       privateKiB: procNumber("Private_Clean", in: rollup) + procNumber("Private_Dirty", in: rollup),
+                       residentKiB: procNumber("Rss", in: rollup),
                        wakeupsPerSecond: Double(after - before) / seconds)
 }
 
@@ -38,10 +33,20 @@ func measureAtRest(pid: Int32, seconds: Double) async throws -> RestFigures {
 func contextSwitches(of pid: Int32) -> Int {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
     return tasks.reduce(0) { total, task in
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
-        return total + status.split(separator: "\n").filter { $0.contains("ctxt_switches:") }
-            .compactMap { Int($0.split(separator: "\t").last ?? "") }.reduce(0, +)
+        let status = procFile("/proc/\(pid)/task/\(task)/status")
+        return total + procNumber("voluntary_ctxt_switches", in: status) + procNumber("nonvoluntary_ctxt_switches", in: status)
     }
+}
+
+/// A file under `/proc`, empty when it cannot be read (the process is gone).
+func procFile(_ path: String) -> String {
+    (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+}
+
+/// The number after `name:` in a `/proc` file of `name: number [unit]` lines, or 0.
+func procNumber(_ name: String, in text: String) -> Int {
+    text.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+        .flatMap { line in Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") } ?? 0
 }
 
 /// A release batond at rest, alone (no peers, no discovery) and as the hub of `peers` paired

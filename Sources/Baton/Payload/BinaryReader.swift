@@ -10,6 +10,8 @@ struct BinaryReader {
         self.bytes = bytes
     }
 
+    /// How many bytes there are in all, read or not.
+    var size: Int { bytes.count }
     var isAtEnd: Bool { offset == bytes.count }
     private var remaining: Int { bytes.count - offset }
 

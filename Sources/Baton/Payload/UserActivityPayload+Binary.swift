@@ -106,42 +106,48 @@ extension UserActivityPayload {
     /// - Throws: ``UserActivityError/malformedPayload(_:)`` for bytes over
     ///   ``maximumEncodedSize`` or whose header is not a version-1 payload's.
     public static func header(ofEncoded bytes: [UInt8]) throws -> (activityType: String, expirationDate: Date?) {
-        var reader = try headerReader(bytes)
-        let flags = try reader.byte()
-        guard flags & ~Flag.all == 0 else {
-            throw UserActivityError.malformedPayload("unknown flags \(flags)")
-        }
-        let activityType = try readActivityType(&reader)
-        if flags & Flag.title != 0 { _ = try reader.string(maximumLength: maximumFieldLength) }
-        if flags & Flag.url != 0 { _ = try reader.string(maximumLength: maximumFieldLength) }
-        let expirationDate = flags & Flag.expiration != 0
-            ? Date(timeIntervalSinceReferenceDate: try reader.double()) : nil
-        return (activityType, expirationDate)
-    }
-
-    /// A reader past the size check, magic and version of `bytes`.
-    private static func headerReader(_ bytes: [UInt8]) throws -> BinaryReader {
-        guard bytes.count <= maximumEncodedSize else {
-            throw UserActivityError.malformedPayload(
-                "\(bytes.count) bytes is over the limit of \(maximumEncodedSize)")
-        }
         var reader = BinaryReader(bytes)
-        guard try reader.raw(magic.count) == magic else {
-            throw UserActivityError.malformedPayload("not a Baton activity (wrong magic)")
-        }
-        let version = try reader.byte()
-        guard version == formatVersion else {
-            throw UserActivityError.malformedPayload("unknown format version \(version)")
-        }
-        return reader
+        let header = try Header(reading: &reader)
+        return (header.activityType, header.expirationDate)
     }
 
-    private static func readActivityType(_ reader: inout BinaryReader) throws -> String {
-        let activityType = try reader.string(maximumLength: maximumFieldLength)
-        guard !activityType.isEmpty else {
-            throw UserActivityError.malformedPayload("empty activity type")
+    /// The fields before the keywords, as written: what ``header(ofEncoded:)`` reads alone and
+    /// ``init(decoding:)-([UInt8])`` reads first.
+    private struct Header {
+        let flags: UInt8
+        let activityType: String
+        let title: String?
+        /// The webpage URL's text, not yet checked.
+        let webpageURLText: String?
+        let expirationDate: Date?
+
+        /// Reads the header from the start of `reader`, whose bytes are checked against
+        /// ``maximumEncodedSize`` first.
+        init(reading reader: inout BinaryReader) throws {
+            guard reader.size <= maximumEncodedSize else {
+                throw UserActivityError.malformedPayload(
+                    "\(reader.size) bytes is over the limit of \(maximumEncodedSize)")
+            }
+            guard try reader.raw(magic.count) == magic else {
+                throw UserActivityError.malformedPayload("not a Baton activity (wrong magic)")
+            }
+            let version = try reader.byte()
+            guard version == formatVersion else {
+                throw UserActivityError.malformedPayload("unknown format version \(version)")
+            }
+            flags = try reader.byte()
+            guard flags & ~Flag.all == 0 else {
+                throw UserActivityError.malformedPayload("unknown flags \(flags)")
+            }
+            activityType = try reader.string(maximumLength: maximumFieldLength)
+            guard !activityType.isEmpty else {
+                throw UserActivityError.malformedPayload("empty activity type")
+            }
+            title = flags & Flag.title != 0 ? try reader.string(maximumLength: maximumFieldLength) : nil
+            webpageURLText = flags & Flag.url != 0 ? try reader.string(maximumLength: maximumFieldLength) : nil
+            expirationDate = flags & Flag.expiration != 0
+                ? Date(timeIntervalSinceReferenceDate: try reader.double()) : nil
         }
-        return activityType
     }
 
     /// Throws where a value sits deeper than the decoder reads (``maximumNesting``).
@@ -171,25 +177,16 @@ extension UserActivityPayload {
 
     /// Decodes a payload written by ``encodedBytes()``, as ``init(decoding:)-(Data)`` does.
     public init(decoding bytes: [UInt8]) throws {
-        var reader = try Self.headerReader(bytes)
-        let flags = try reader.byte()
-        guard flags & ~Flag.all == 0 else {
-            throw UserActivityError.malformedPayload("unknown flags \(flags)")
-        }
-        let activityType = try Self.readActivityType(&reader)
-        let title = flags & Flag.title != 0
-            ? try reader.string(maximumLength: Self.maximumFieldLength) : nil
+        var reader = BinaryReader(bytes)
+        let header = try Header(reading: &reader)
         var webpageURL: URL?
-        if flags & Flag.url != 0 {
-            let text = try reader.string(maximumLength: Self.maximumFieldLength)
+        if let text = header.webpageURLText {
             guard let url = URL(string: text), url.absoluteString.utf8.count <= Self.maximumFieldLength,
                   (try? Self.validateWebpageURL(url)) != nil else {
                 throw UserActivityError.malformedPayload("invalid webpage URL")
             }
             webpageURL = url
         }
-        let expirationDate = flags & Flag.expiration != 0
-            ? Date(timeIntervalSinceReferenceDate: try reader.double()) : nil
         let keywordCount = try reader.count()
         var keywords = Set<String>()
         for _ in 0..<keywordCount {
@@ -208,9 +205,9 @@ extension UserActivityPayload {
             throw UserActivityError.malformedPayload("trailing bytes after the activity")
         }
         self.init(
-            activityType: activityType, title: title, userInfo: userInfo, webpageURL: webpageURL,
-            expirationDate: expirationDate, keywords: keywords,
-            isEligibleForHandoff: flags & Flag.eligible != 0,
-            supportsContinuationStreams: flags & Flag.streams != 0)
+            activityType: header.activityType, title: header.title, userInfo: userInfo, webpageURL: webpageURL,
+            expirationDate: header.expirationDate, keywords: keywords,
+            isEligibleForHandoff: header.flags & Flag.eligible != 0,
+            supportsContinuationStreams: header.flags & Flag.streams != 0)
     }
 }

@@ -147,7 +147,7 @@ extension PeerNetwork {
 
     /// Why a pairing request from `deviceID` at `host` is refused now, if it is.
     private func refusalOfPairingRequest(from deviceID: String, host: String) -> String? {
-        let now = Self.monotonicNow
+        let now = MonotonicClock.now
         let network = NetworkPrefix.of(host)
         // Each limit is checked before any is counted, so a refused request uses up nothing.
         let waits = [pairingRequestLimits.device.wait(for: deviceID, now: now),

@@ -483,7 +483,7 @@ final class PeerNetwork {
     /// Logs a line about a device that is not paired, at most ``strangerLogLimit`` lines a
     /// minute, so a stranger cannot fill the log; the lines left out are counted.
     func logStranger(_ line: @autoclosure () -> String) {
-        guard strangerLogLimit.allow("all", now: Self.monotonicNow) else {
+        guard strangerLogLimit.allow("all", now: MonotonicClock.now) else {
             suppressedStrangerLines += 1
             return
         }
@@ -492,7 +492,6 @@ final class PeerNetwork {
         logger.info("\(line())\(suppressed > 0 ? " (\(suppressed) lines about unpaired devices left out)" : "")")
     }
 
-    static var monotonicNow: Double { Double(g_get_monotonic_time()) / 1_000_000 }
 
     /// Closes unpaired links that outlived ``unpairedLinkLifetime`` with no pairing under
     /// way, and forgets unpaired devices seen too long ago.

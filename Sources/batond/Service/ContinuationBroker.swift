@@ -97,7 +97,7 @@ final class ContinuationBroker {
     /// - Throws: ``ServiceError``: no claimant, or the `UserActivityError` that ended it.
     func continueActivity(_ source: ActivitySource) async throws {
         let type = source.activityType
-        let started = Self.now
+        let started = MonotonicClock.now
         let target: RegisteredApp
         do {
             target = try await claimingApp(for: source)
@@ -107,7 +107,7 @@ final class ContinuationBroker {
             try InstalledApps.openInBrowser(url)
             return
         }
-        let claimed = Self.now
+        let claimed = MonotonicClock.now
         let token = ListingID.make()
         logger.info("continuing \(type) in \(target.appID) (\(target.busName), \(target.isVerified(for: type) ? "verified" : "unverified") for it)")
         // The app hears BeginContinuation (its willContinue runs) while the payload is on its
@@ -115,9 +115,9 @@ final class ContinuationBroker {
         // on the same connection, so the app always sees Begin first.
         let begun = Task { @MainActor in
             _ = try await callApp(target.busName, "BeginContinuation", [.string(token), .string(type)], timeout: timeouts.call)
-            return Self.now
+            return MonotonicClock.now
         }
-        let fetched = Task { @MainActor in (try await fetch(source), Self.now) }
+        let fetched = Task { @MainActor in (try await fetch(source), MonotonicClock.now) }
         let begunAt: Double
         do {
             begunAt = try await begun.value
@@ -142,7 +142,7 @@ final class ContinuationBroker {
                                    timeout: timeouts.call)
             throw ServiceError.activity(failure)
         }
-        let restored = Self.now
+        let restored = MonotonicClock.now
         logger.info("\(target.appID) restored \(type)")
         logger.debug("continuation timing (ms): claim \(Self.milliseconds(claimed - started)), BeginContinuation \(Self.milliseconds(begunAt - claimed)) beside fetch \(Self.milliseconds(fetchedAt - claimed)), CompleteContinuation \(Self.milliseconds(restored - max(begunAt, fetchedAt))), total \(Self.milliseconds(restored - started))")
         switch source {
@@ -155,9 +155,7 @@ final class ContinuationBroker {
         }
     }
 
-    /// Seconds on the monotonic clock, for the timing of a continuation's steps.
-    private static var now: Double { Double(g_get_monotonic_time()) / 1_000_000 }
-
+    /// Seconds as milliseconds for the timing lines, to the microsecond.
     private static func milliseconds(_ seconds: Double) -> String { String(format: "%.3f", seconds * 1000) }
 
     /// Tells the app whose activity was continued elsewhere (`userActivityWasContinued`).
@@ -201,10 +199,10 @@ final class ContinuationBroker {
     /// Asks `app` to save the activity now and checks what comes back.
     func save(_ app: RegisteredApp, activityID: String, type: String) async throws -> [UInt8] {
         let reply: [BusValue]
-        let started = Self.now
+        let started = MonotonicClock.now
         do {
             reply = try await callApp(app.busName, "Save", [.string(activityID)], timeout: timeouts.save)
-            logger.debug("save timing (ms): Save \(Self.milliseconds(Self.now - started))")
+            logger.debug("save timing (ms): Save \(Self.milliseconds(MonotonicClock.now - started))")
         } catch {
             throw ServiceError.activity(describe(error, app: app.appID, step: "save the activity"))
         }
@@ -221,24 +219,9 @@ final class ContinuationBroker {
     /// The type of an encoded activity from outside, read from its header: the app that
     /// continues it decodes the rest, once.
     ///
-    /// - Throws: ``ServiceError/activity(_:)`` with `userInfoTooLarge` over
-    ///   ``UserActivityPayload/maximumEncodedSize``, `malformedPayload` for a header that is
-    ///   not an encoded activity's, or `invalidActivity` for an expiration that is not a
-    ///   finite time.
+    /// - Throws: as ``decode(_:)``, for the header.
     static func activityType(of bytes: [UInt8]) throws -> String {
-        guard bytes.count <= UserActivityPayload.maximumEncodedSize else {
-            throw ServiceError.activity(.userInfoTooLarge(size: bytes.count, limit: UserActivityPayload.maximumEncodedSize))
-        }
-        let header: (activityType: String, expirationDate: Date?)
-        do {
-            header = try UserActivityPayload.header(ofEncoded: bytes)
-        } catch {
-            throw ServiceError.activity(ServiceError.userActivityError(from: error))
-        }
-        if let expiration = header.expirationDate, !expiration.timeIntervalSince1970.isFinite {
-            throw ServiceError.activity(.invalidActivity("the expiration date is not a finite time"))
-        }
-        return header.activityType
+        try checked(bytes, reading: UserActivityPayload.header(ofEncoded:), expiration: { $0.expirationDate }).activityType
     }
 
     /// Decodes a payload from outside, enforcing the size limit first.
@@ -247,19 +230,27 @@ final class ContinuationBroker {
     ///   ``UserActivityPayload/maximumEncodedSize``, `invalidActivity` for a non-finite
     ///   expiration, or the decoder's error for anything that is not an encoded activity.
     static func decode(_ bytes: [UInt8]) throws -> UserActivityPayload {
+        try checked(bytes, reading: { try UserActivityPayload(decoding: $0) }, expiration: { $0.expirationDate })
+    }
+
+    /// What `read` makes of `bytes` from outside, once they are within the size limit, its
+    /// errors as ``ServiceError/activity(_:)``, and refused when its expiration is not a
+    /// finite time.
+    private static func checked<Read>(_ bytes: [UInt8], reading read: ([UInt8]) throws -> Read,
+                                      expiration: (Read) -> Date?) throws -> Read {
         guard bytes.count <= UserActivityPayload.maximumEncodedSize else {
             throw ServiceError.activity(.userInfoTooLarge(size: bytes.count, limit: UserActivityPayload.maximumEncodedSize))
         }
-        let payload: UserActivityPayload
+        let value: Read
         do {
-            payload = try UserActivityPayload(decoding: bytes)
+            value = try read(bytes)
         } catch {
             throw ServiceError.activity(ServiceError.userActivityError(from: error))
         }
-        if let expiration = payload.expirationDate, !expiration.timeIntervalSince1970.isFinite {
+        if let date = expiration(value), !date.timeIntervalSince1970.isFinite {
             throw ServiceError.activity(.invalidActivity("the expiration date is not a finite time"))
         }
-        return payload
+        return value
     }
 
     /// The app that will continue the activity, in this order:
