@@ -41,4 +41,121 @@ if ! command -v swift >/dev/null 2>&1; then
     echo "setup: no Swift toolchain found. Install Swift 6.1 or newer (swift.org) and put it on PATH." >&2
     exit 1
 fi
-echo "setup: ready ($(swift --version 2>/dev/null | head -n 1))"
+
+# The Debian package that provides the shared library `$1` (a file name as ldd prints it), or
+# nothing when none is known. Several names: the first this system's apt knows is chosen.
+_baton_setup_package_for_library() {
+    local names
+    case "$1" in
+        libncursesw.so.6*) names="libncursesw6" ;;
+        libncurses.so.6*) names="libncurses6" ;;
+        libncursesw.so.5* | libncurses.so.5*) names="libncurses5" ;;
+        libtinfo.so.6*) names="libtinfo6" ;;
+        libtinfo.so.5*) names="libtinfo5" ;;
+        libedit.so.2*) names="libedit2" ;;
+        libxml2.so.16*) names="libxml2-16" ;;
+        libxml2.so.2*) names="libxml2" ;;
+        libcurl.so.4*) names="libcurl4t64 libcurl4" ;;
+        libz3.so.4*) names="libz3-4" ;;
+        libz3.so*) names="libz3-dev" ;;
+        libstdc++.so.6*) names="libstdc++6" ;;
+        libgcc_s.so.1*) names="libgcc-s1" ;;
+        libpython3.*.so*) names=$(printf '%s' "$1" | sed -E 's/^lib(python3\.[0-9]+).*/lib\1/') ;;
+        libsqlite3.so.0*) names="libsqlite3-0" ;;
+        libz.so.1*) names="zlib1g" ;;
+        libuuid.so.1*) names="libuuid1" ;;
+        libbsd.so.0*) names="libbsd0" ;;
+        libssl.so.3* | libcrypto.so.3*) names="libssl3t64 libssl3" ;;
+        libbfd-*.so* | libctf.so* | libopcodes-*.so*) names="binutils" ;;
+        *) return 0 ;;
+    esac
+    local name
+    for name in $names; do
+        if apt-cache show --no-all-versions "$name" >/dev/null 2>&1; then
+            echo "$name"
+            return 0
+        fi
+    done
+    echo "${names%% *}"
+}
+
+# Says why the `swift` on PATH cannot start, as precisely as can be told: its output, the
+# shared libraries the loader does not find (ldd on swift-frontend beside it and on swift
+# itself), and the Debian packages that hold them. `$1` is swift's exit status, `$2` its
+# output (standard output and error together).
+_baton_setup_toolchain_failure() {
+    local status=$1 output=$2
+    local swift_path resolved
+    swift_path=$(command -v swift)
+    resolved=$(readlink -f "$swift_path" 2>/dev/null || echo "$swift_path")
+    if [ "$status" -ne 0 ]; then
+        echo "setup: the Swift toolchain on PATH ($swift_path) does not run: 'swift --version' exited with status $status." >&2
+    else
+        echo "setup: the Swift toolchain on PATH ($swift_path) printed no version: 'swift --version' did not say \"Swift version\"." >&2
+    fi
+    if [ -n "$output" ]; then
+        echo "setup: it said:" >&2
+        printf '%s\n' "$output" | head -n 5 | sed 's/^/    /' >&2
+    fi
+
+    local missing=() candidate library
+    local candidates=("$(dirname "$resolved")/swift-frontend" "$(dirname "$swift_path")/swift-frontend" "$resolved")
+    if command -v ldd >/dev/null 2>&1; then
+        for candidate in "${candidates[@]}"; do
+            [ -f "$candidate" ] || continue
+            while read -r library; do
+                [ -n "$library" ] && missing+=("$library")
+            done < <(ldd "$candidate" 2>/dev/null | awk '$2 == "=>" && $3 == "not" && $4 == "found" { print $1 }' || true)
+        done
+    fi
+    # The loader's own words, for a library ldd did not report (or without ldd).
+    while read -r library; do
+        [ -n "$library" ] && missing+=("$library")
+    done < <(printf '%s\n' "$output" | sed -nE 's/.*error while loading shared libraries: ([^:]+):.*/\1/p')
+
+    if ((${#missing[@]} == 0)); then
+        echo "setup: no missing shared library was found. Check that the toolchain was built for this" >&2
+        echo "setup: system and that what it needs is installed (see swift.org/install for Debian; it" >&2
+        echo "setup: includes binutils libc6-dev libcurl4 libedit2 libgcc-12-dev libncurses6 libpython3-dev" >&2
+        echo "setup: libsqlite3-0 libstdc++-12-dev libxml2 libz3-dev pkg-config tzdata zlib1g-dev)." >&2
+        return 0
+    fi
+    local unique=() packages=() unknown=() package
+    readarray -t unique < <(printf '%s\n' "${missing[@]}" | sort -u)
+    for library in "${unique[@]}"; do
+        package=$(_baton_setup_package_for_library "$library")
+        if [ -n "$package" ]; then
+            [[ " ${packages[*]} " == *" $package "* ]] || packages+=("$package")
+        else
+            unknown+=("$library")
+        fi
+    done
+    echo "setup: missing shared libraries: ${unique[*]}" >&2
+    if ((${#packages[@]})); then
+        echo "setup: install the Debian packages that provide them: sudo apt-get install ${packages[*]}" >&2
+    fi
+    if ((${#unknown[@]})); then
+        echo "setup: no Debian package is known here for ${unknown[*]}: 'apt-file search <library>' finds the one that holds it." >&2
+    fi
+}
+
+# A `swift` on PATH may still not start (a shared library missing, as on a fresh machine
+# without the toolchain's dependencies): run it once, and stop here saying what is missing
+# rather than let the build fail later. This one run is all the check costs when it works.
+swift_version_output=""
+swift_version_status=0
+swift_version_output=$(swift --version 2>&1) || swift_version_status=$?
+swift_version_line=""
+while IFS= read -r swift_version_candidate; do
+    case "$swift_version_candidate" in
+        *"Swift version"*) swift_version_line=$swift_version_candidate; break ;;
+    esac
+done <<<"$swift_version_output"
+if [ "$swift_version_status" -ne 0 ] || [ -z "$swift_version_line" ]; then
+    _baton_setup_toolchain_failure "$swift_version_status" "$swift_version_output" || true
+    exit 1
+fi
+unset -f _baton_setup_package_for_library _baton_setup_toolchain_failure
+unset swift_version_output swift_version_status swift_version_candidate
+echo "setup: ready ($swift_version_line)"
+unset swift_version_line

@@ -22,6 +22,17 @@ if [ -z "$status" ]; then
     echo "test: the tests did not run to their end (dbus-run-session/xvfb-run exited with $launcher_status)" >&2
     exit 1
 fi
+
+# The README's example, built and run as it stands there; the checks of the scripts themselves.
+scripts_status=0
+for check in scripts/check-readme-example.sh scripts/tests/*.sh; do
+    [ -f "$check" ] || continue
+    echo "test: $check"
+    if ! bash "$check"; then
+        echo "test: $check failed" >&2
+        scripts_status=1
+    fi
+done
 if [ "$launcher_status" -ne 0 ] && [ "$status" -eq 0 ]; then
     echo "test: note: the tests passed; dbus-run-session/xvfb-run exited with $launcher_status afterwards" >&2
 fi
@@ -31,4 +42,5 @@ if [ "$status" -ne 0 ]; then
     grep -E ": error: |' failed \(|Fatal error|signal code" "$log" || echo "  (no XCTest failure lines: see the log above)"
     grep -E "^[[:space:]]*Executed .* tests?, with" "$log" | tail -n 1 || true
 fi
+if [ "$scripts_status" -ne 0 ] && [ "$status" -eq 0 ]; then status=1; fi
 exit "$status"

@@ -15,6 +15,7 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
     private let logger = Logger(label: "mailcomposer")
     private var mainWindow: MessageListWindow?
     private var restoration: StateRestoration?
+    private var hasShownStartupWindows = false
 
     init(options: MailComposerOptions) {
         self.options = options
@@ -43,15 +44,25 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
     }
 
     private func activate() {
-        ensureMainWindow()
-        let restored = restoration?.restore() ?? 0
-        if restored > 0 { logger.info("restored \(restored) window(s)") }
+        showStartupWindows()
         if options.wantsCompose {
             let compose = openCompose()
             compose.fill(with: DraftState(draftID: compose.draftID, to: options.to ?? "", cc: options.cc ?? "",
                                           subject: options.subject ?? "", body: options.body ?? "",
                                           cursor: (options.body ?? "").unicodeScalars.count))
         }
+    }
+
+    /// Shows the main window and the windows of the last session, once per process: from the
+    /// launch's `activate`, or, when batond started the app to continue an activity (and so
+    /// BatonApplication skips that `activate`), from `willContinue`, so the continued draft
+    /// opens beside them, not instead of them.
+    private func showStartupWindows() {
+        ensureMainWindow()
+        guard !hasShownStartupWindows else { return }
+        hasShownStartupWindows = true
+        let restored = restoration?.restore() ?? 0
+        if restored > 0 { logger.info("restored \(restored) window(s)") }
     }
 
     /// The main window, unless GTK has destroyed it.
@@ -102,6 +113,7 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
     // MARK: ApplicationDelegate
 
     func application(_ application: Application, willContinueUserActivityWithType userActivityType: String) -> Bool {
+        if launchReason.isContinuation { showStartupWindows() }
         let window = ensureMainWindow()
         let what = userActivityType == MailActivities.compose ? "a draft" : "a message"
         window.banner.showProgress("Continuing \(what) from another device…")

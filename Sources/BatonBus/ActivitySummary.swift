@@ -35,27 +35,18 @@ public struct ActivitySummary: Hashable, Sendable {
                   expirationDate: activity.expirationDate)
     }
 
-    /// The summary as an app publishes it: its title cleaned (``UnsafeCharacters/cleaned(_:)``)
-    /// and cut to ``UserActivityPayload/maximumFieldLength`` bytes between characters, so
-    /// that batond never refuses it for the title (``checkTitle(_:)``).
+    /// The summary as an app publishes it, within ``ActivityLimits`` so that batond never
+    /// refuses it for anything but its type (which ``UserActivity`` never makes current when
+    /// it is invalid): its title cleaned (``UnsafeCharacters/cleaned(_:)``) and cut to
+    /// ``ActivityLimits/maximumTitleLength`` bytes between characters, a webpage URL batond
+    /// would refuse left out, and an infinite expiration date made finite or nil
+    /// (``ActivityLimits/fittingExpirationDate(_:)``).
     public var cleaned: ActivitySummary {
         var summary = self
-        summary.title = title.map { Self.prefix(of: UnsafeCharacters.cleaned($0), bytes: UserActivityPayload.maximumFieldLength) }
+        summary.title = title.map { ActivityLimits.prefix(of: UnsafeCharacters.cleaned($0), bytes: ActivityLimits.maximumTitleLength) }
+        summary.webpageURL = webpageURL.flatMap { ActivityLimits.webpageURL(fromText: $0.absoluteString) }
+        summary.expirationDate = expirationDate.flatMap(ActivityLimits.fittingExpirationDate)
         return summary
-    }
-
-    /// The longest run of whole characters from the start of `text` that fits in `bytes` of UTF-8.
-    private static func prefix(of text: String, bytes: Int) -> String {
-        guard text.utf8.count > bytes else { return text }
-        var count = 0
-        var end = text.startIndex
-        for index in text.indices {
-            let next = text.index(after: index)
-            count += text[index..<next].utf8.count
-            guard count <= bytes else { break }
-            end = next
-        }
-        return String(text[..<end])
     }
 
     /// Whether the expiration date has passed.
@@ -95,40 +86,49 @@ public struct ActivitySummary: Hashable, Sendable {
             isEligibleForHandoff = true
         }
         if let value = record["webpage-url"] {
-            guard let text = value.string, text.utf8.count <= UserActivityPayload.maximumFieldLength,
-                  let url = URL(string: text), url.absoluteString.utf8.count <= UserActivityPayload.maximumFieldLength,
-                  UserActivityPayload.isWebpageURL(url) else {
-                throw ServiceError.invalidArguments("\"webpage-url\" must be an absolute http or https URL of at most 4 KiB")
+            guard let text = value.string, let url = ActivityLimits.webpageURL(fromText: text) else {
+                let limit = ActivityLimits.maximumWebpageURLLength
+                let length = value.string.flatMap { $0.utf8.count > limit ? " (it is \($0.utf8.count) bytes)" : nil } ?? ""
+                throw ServiceError.invalidArguments("\"webpage-url\" must be an absolute http or https URL of at most "
+                    + "\(Self.size(limit))\(length)")
             }
             webpageURL = url
         }
         if let value = record["expiration"] {
-            guard let seconds = value.number, seconds.isFinite else {
+            guard let seconds = value.number, ActivityLimits.isValidExpirationDate(Date(timeIntervalSince1970: seconds)) else {
                 throw ServiceError.invalidArguments("\"expiration\" must be a finite number of seconds since 1970")
             }
             expirationDate = Date(timeIntervalSince1970: seconds)
         }
     }
 
-    /// Throws unless `type` is a non-empty activity type of at most 4 KiB without
-    /// ``UnsafeCharacters``.
+    /// Throws unless `type` is a non-empty activity type of at most
+    /// ``ActivityLimits/maximumActivityTypeLength`` bytes without ``UnsafeCharacters``
+    /// (``ActivityLimits/isValidActivityType(_:)``).
     public static func checkActivityType(_ type: String) throws {
-        guard !type.isEmpty, type.utf8.count <= UserActivityPayload.maximumFieldLength,
-              !UnsafeCharacters.occur(in: type)
-        else {
-            throw ServiceError.invalidArguments("invalid activity type \"\(Excerpt.of(type))\"")
+        guard ActivityLimits.isValidActivityType(type) else {
+            let length = type.utf8.count > ActivityLimits.maximumActivityTypeLength
+                ? " (\(type.utf8.count) bytes, over the limit of \(Self.size(ActivityLimits.maximumActivityTypeLength)))" : ""
+            throw ServiceError.invalidArguments("invalid activity type \"\(Excerpt.of(type))\"\(length)")
         }
     }
 
-    /// Throws unless `title` is at most 4 KiB without ``UnsafeCharacters`` (control
-    /// characters, bidirectional controls, line and paragraph separators).
+    /// Throws unless `title` is at most ``ActivityLimits/maximumTitleLength`` bytes without
+    /// ``UnsafeCharacters`` (control characters, bidirectional controls, line and paragraph
+    /// separators).
     public static func checkTitle(_ title: String) throws {
-        guard title.utf8.count <= UserActivityPayload.maximumFieldLength else {
-            throw ServiceError.invalidArguments("\"title\" must be a string of at most 4 KiB")
+        guard title.utf8.count <= ActivityLimits.maximumTitleLength else {
+            throw ServiceError.invalidArguments("\"title\" must be a string of at most "
+                + "\(Self.size(ActivityLimits.maximumTitleLength)), not \(title.utf8.count)")
         }
         guard !UnsafeCharacters.occur(in: title) else {
             throw ServiceError.invalidArguments(
                 "\"title\" must not hold control characters, bidirectional controls or line separators")
         }
+    }
+
+    /// A limit in bytes as error messages say it: "4 KiB (4096 bytes)".
+    private static func size(_ bytes: Int) -> String {
+        bytes % 1024 == 0 ? "\(bytes / 1024) KiB (\(bytes) bytes)" : "\(bytes) bytes"
     }
 }

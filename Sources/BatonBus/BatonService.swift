@@ -17,6 +17,14 @@ public enum BatonService {
     /// The interface version this build speaks.
     public static let version = "1"
 
+    /// The environment variable batond sets, to ``launchReasonContinue``, in an app it starts
+    /// from its `Exec` line to continue an activity.
+    public static let launchReasonVariable = "BATON_LAUNCH_REASON"
+    /// The value of ``launchReasonVariable`` for a continuation.
+    public static let launchReasonContinue = "continue"
+    /// The environment variable that names the type of the activity to continue.
+    public static let launchActivityTypeVariable = "BATON_CONTINUE_TYPE"
+
     /// The introspection document of ``daemonInterface``.
     public static let daemonIntrospectionXML = String(decoding: PackageResources.org_baton_Daemon1_xml, as: UTF8.self)
     /// The introspection document of ``applicationInterface``.

@@ -99,12 +99,39 @@ public enum ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The `UserActivityError` behind a Baton error name: from the error's record when it
-    /// carries one, else from its number with the message as its reason.
+    /// carries one, else from its number with the reason read out of its message
+    /// (``reason(inMessage:code:)``).
     private static func activityError(named name: String, message: String,
                                       details: [String: BusValue]) -> UserActivityError? {
         guard let code = BatonErrorTable.code(named: name), code >= 3072 else { return nil }
         if details["code"]?.integer == Int64(code) { return UserActivityError(record: details) }
-        return UserActivityError(code: code, reason: message)
+        return UserActivityError(code: code, reason: reason(inMessage: message, code: code))
+    }
+
+    /// The reason in the message of an activity error numbered `code` that came without its
+    /// record. Such a message is the error's ``description`` (as
+    /// ``BatonGLib/BusMethodCall/fail(with:sendingRecord:)`` sends it), so what that adds
+    /// around the reason is taken off: the error's own words (`the activity cannot be
+    /// encoded: `) and its number (` (error 4643)`), lest the error read back say them twice.
+    /// A message in other words is the reason whole.
+    static func reason(inMessage message: String, code: Int) -> String {
+        // The description of the error around a marker: what it puts before and after a reason.
+        let marker = "\u{1}"
+        let description = UserActivityError(code: code, reason: marker).description
+        guard let range = description.range(of: marker) else { return message }
+        let before = String(description[..<range.lowerBound])
+        let after = String(description[range.upperBound...])
+        // With the number that ServiceError's description adds, or without it.
+        let frames = [(before, after + " (error \(code))"), (before, after)]
+        var reason = message
+        // A message that went through several hops without a record may hold them more than once.
+        for _ in 0..<4 {
+            guard let (front, back) = frames.first(where: { front, back in
+                reason.count >= front.count + back.count && reason.hasPrefix(front) && reason.hasSuffix(back)
+            }) else { break }
+            reason = String(reason.dropFirst(front.count).dropLast(back.count))
+        }
+        return reason
     }
 }
 

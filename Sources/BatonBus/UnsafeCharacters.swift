@@ -1,3 +1,5 @@
+import Baton
+
 /// The characters that text from other apps and devices (titles, device names, activity
 /// types, ids) may not carry: they could act on a terminal or change how a line reads.
 ///
@@ -7,19 +9,17 @@
 /// U+202A–U+202E, U+2066–U+2069), which could make a device name read as another. batond
 /// refuses records and messages whose text fields hold any of them; `baton` shows them as
 /// U+FFFD where it prints text it did not check, and apps clean what they publish with
-/// ``cleaned(_:)``.
+/// ``cleaned(_:)``. The set itself is the core's, ``ActivityLimits/isUnsafe(_:)``, which
+/// keeps activity types batond would refuse from becoming current.
 public enum UnsafeCharacters {
     /// Whether `scalar` is one of the unsafe characters.
     public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .lineSeparator, .paragraphSeparator: return true
-        default: return bidirectionalControls.contains(scalar.value)
-        }
+        ActivityLimits.isUnsafe(scalar)
     }
 
     /// Whether `text` holds any unsafe character.
     public static func occur(in text: some StringProtocol) -> Bool {
-        text.unicodeScalars.contains(where: isUnsafe)
+        ActivityLimits.containsUnsafe(text)
     }
 
     /// `text` with every unsafe character replaced by `replacement` (U+FFFD unless given).
@@ -54,9 +54,4 @@ public enum UnsafeCharacters {
 
     /// The unsafe characters that separate words, which ``cleaned(_:)`` turns into a space.
     private static let breaks: Set<UInt32> = [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029]
-
-    /// The bidirectional marks, embeddings, overrides and isolates.
-    private static let bidirectionalControls: Set<UInt32> = [
-        0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
-    ]
 }

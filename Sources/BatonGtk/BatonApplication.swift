@@ -2,6 +2,7 @@ import Baton
 import BatonGLib
 import CGLib
 import CGtk
+import Logging
 
 /// A `GtkApplication` that is a Baton ``Application``: the last responder of every chain,
 /// and where incoming activities enter.
@@ -10,6 +11,12 @@ import CGtk
 /// update passes run lazily on the GLib main loop. ``run(arguments:)`` also bridges
 /// libdispatch's main queue into that loop, so `@MainActor` tasks run inside it. The
 /// application's active window is the center's main window.
+///
+/// The app registers with the Baton service (``enableHandoff(teamIdentifier:activityTypes:)``)
+/// from GApplication's `startup`, so only the primary instance of a D-Bus-unique app ever
+/// does. An app the service started to continue an activity (``launchReason``) gets no
+/// `activate` for that launch, so it shows no default window beside the continued one; if
+/// that continuation fails while the app has no window, ``onActivate`` runs after all.
 @MainActor
 open class BatonApplication: Application {
     /// The GTK application.
@@ -17,7 +24,25 @@ open class BatonApplication: Application {
     /// Called when the application starts (GApplication `startup`).
     public var onStartup: (@MainActor () -> Void)?
     /// Called when the application is activated (GApplication `activate`), to show a window.
+    ///
+    /// Not called for the launch itself when ``launchReason`` is a continuation: the
+    /// continued activity brings its own window (the delegate's `continue…` makes it).
     public var onActivate: (@MainActor () -> Void)?
+
+    /// Why this process was started, read from its environment when the application was
+    /// created (see ``LaunchReason``).
+    public let launchReason: LaunchReason
+
+    /// Whether GApplication's `startup` ran: this process is the primary instance.
+    public private(set) var hasStartedUp = false
+
+    /// Whether the next `activate` is the launch's own, skipped for a continuation launch.
+    private var skipsLaunchActivation: Bool
+    /// Watches the continuation that started the app, to show a window if it fails.
+    private var launchObservation: ActivityObservation?
+    /// Whether the app holds GApplication's use count while it waits, windowless, for the
+    /// continuation it was started for (without a window or a hold, `run` would return).
+    private var holdsForLaunchContinuation = false
 
     /// State restoration, once enabled.
     public internal(set) var stateRestoration: StateRestoration?
@@ -35,15 +60,81 @@ open class BatonApplication: Application {
     public init(applicationID: String, flags: GApplicationFlags = G_APPLICATION_DEFAULT_FLAGS,
                 center: ActivityCenter = .shared) {
         gtkApplication = gtk_application_new(applicationID, flags)
+        launchReason = LaunchReason.takeFromEnvironment()
+        skipsLaunchActivation = launchReason.isContinuation
         super.init(center: center)
         center.scheduler = GLibScheduler()
         let instance = UnsafeMutableRawPointer(gtkApplication)
         GObjectSignals.onNotify(instance, "active-window") { [weak self] in
             self?.activeWindowDidChange()
         }
-        GObjectSignals.connect(instance, "startup") { [weak self] in self?.onStartup?() }
-        GObjectSignals.connect(instance, "activate") { [weak self] in self?.onActivate?() }
+        GObjectSignals.connect(instance, "startup") { [weak self] in self?.didStartUp() }
+        GObjectSignals.connect(instance, "activate") { [weak self] in self?.didActivate() }
+        if launchReason.isContinuation { watchLaunchContinuation() }
     }
+
+    /// Whether this process registered with the session and found another instance of the
+    /// app running there, to which it passes its launch (a D-Bus-unique app's second process).
+    public var isRemote: Bool {
+        g_application_get_is_registered(baton_gapplication(gtkApplication)).isTrue
+            && g_application_get_is_remote(baton_gapplication(gtkApplication)).isTrue
+    }
+
+    private func didStartUp() {
+        hasStartedUp = true
+        if launchObservation != nil {
+            holdsForLaunchContinuation = true
+            g_application_hold(baton_gapplication(gtkApplication))
+        }
+        handoff?.start()
+        onStartup?()
+    }
+
+    private func didActivate() {
+        if skipsLaunchActivation {
+            skipsLaunchActivation = false
+            return
+        }
+        onActivate?()
+    }
+
+    /// Shows the app after all (``onActivate``) when the continuation it was started for
+    /// fails, or never begins, while it has no window: a person who continued something
+    /// must not be left with an invisible app.
+    private func watchLaunchContinuation() {
+        launchObservation = center.addObserver { [weak self] event in
+            switch event {
+            case .failed:
+                GLibSources.once(after: 0) { [weak self] in self?.activateIfWindowless() }
+            case .restored:
+                self?.launchObservation = nil
+                self?.releaseLaunchHold()
+            default:
+                break
+            }
+        }
+        GLibSources.once(after: Self.launchContinuationWait) { [weak self] in
+            guard let self, launchObservation != nil, !isContinuing else { return }
+            activateIfWindowless()
+        }
+    }
+
+    private func activateIfWindowless() {
+        launchObservation = nil
+        skipsLaunchActivation = false
+        if windows.isEmpty { onActivate?() }
+        releaseLaunchHold()
+    }
+
+    private func releaseLaunchHold() {
+        guard holdsForLaunchContinuation else { return }
+        holdsForLaunchContinuation = false
+        g_application_release(baton_gapplication(gtkApplication))
+    }
+
+    /// How long an app started for a continuation waits for it to begin before it shows
+    /// itself anyway, in seconds.
+    static let launchContinuationWait: Double = 20
 
     /// The application's id.
     public var applicationID: String {
@@ -67,8 +158,22 @@ open class BatonApplication: Application {
     }
 
     /// Runs the application's main loop until it quits; returns its exit status.
+    ///
+    /// A second instance of a D-Bus-unique app passes its launch to the running one and
+    /// exits; started by the service to continue an activity, it passes nothing (the running
+    /// instance, registered with the service, is the one that continues) and logs why.
     public func run(arguments: [String] = CommandLine.arguments) -> Int32 {
         MainQueueBridge.install()
+        do {
+            try register()
+        } catch {
+            Logger(label: "baton.application").error("\(applicationID) cannot start: \(error)")
+            return 1
+        }
+        if isRemote {
+            handoff?.noteSecondInstance()
+            if launchReason.isContinuation { return 0 }
+        }
         var cArguments = arguments.map { strdup($0) }
         defer { cArguments.forEach { free($0) } }
         return g_application_run(baton_gapplication(gtkApplication), Int32(cArguments.count), &cArguments)
@@ -81,6 +186,7 @@ open class BatonApplication: Application {
 
     func windowDidOpen(_ window: ApplicationWindow) {
         windows.append(window)
+        releaseLaunchHold()
     }
 
     func windowWasDestroyed(_ window: ApplicationWindow) {

@@ -44,6 +44,11 @@ public final class HandoffClient {
     /// Whether a publication is scheduled for the center's next turn.
     private var publicationScheduled = false
     private var hasLoggedAbsence = false
+    /// Whether publishing waits for a continuation to restore, so that a window made for a
+    /// continued activity is offered once, restored, rather than first with its placeholder.
+    private var holdsPublication = false
+    /// Releases ``holdsPublication`` if the delegate never calls its restoration handler.
+    private var holdTimer: UInt32 = 0
 
     init(application: BatonApplication, teamIdentifier: String, activityTypes: [String]) {
         self.application = application
@@ -51,7 +56,8 @@ public final class HandoffClient {
         self.activityTypes = activityTypes
     }
 
-    /// Connects to the session bus and starts watching for the service.
+    /// Connects to the session bus and starts watching for the service: at GApplication
+    /// `startup`, so only in the app's primary instance.
     func start() {
         guard connection == nil, let application else { return }
         do {
@@ -137,9 +143,43 @@ public final class HandoffClient {
         switch event {
         case .becameCurrent, .resigned, .summaryChanged, .invalidated:
             schedulePublication()
+        case .willContinue:
+            holdPublication(for: PendingContinuation.restorationWait)
+        case .continued:
+            holdPublication(for: Self.restoredPublicationWait)
+        case .restored:
+            releasePublication(savingCurrent: true)
+        case .failed:
+            releasePublication()
         default:
             break
         }
+    }
+
+    /// How long, in seconds, publishing waits after a delivery for the restoration handler.
+    static let restoredPublicationWait: Double = 2
+
+    private func holdPublication(for seconds: Double) {
+        holdsPublication = true
+        GLibSources.cancel(holdTimer)
+        holdTimer = GLibSources.once(after: seconds) { [weak self] in
+            self?.holdTimer = 0
+            self?.releasePublication()
+        }
+    }
+
+    /// Ends the hold and publishes in the next turn; after a restore, the current activity
+    /// is saved first if the restore marked it (its update pass would come after the
+    /// publication), so that what is offered is the restored state.
+    private func releasePublication(savingCurrent: Bool = false) {
+        GLibSources.cancel(holdTimer)
+        holdTimer = 0
+        guard holdsPublication else { return }
+        holdsPublication = false
+        if savingCurrent, let center = application?.center, let current = center.currentActivity {
+            center.saveNow(current)
+        }
+        schedulePublication()
     }
 
     /// Publishes in the main loop's next turn, once however many changes came before it, as
@@ -147,7 +187,7 @@ public final class HandoffClient {
     /// at most one call per turn, not one per change. (A GLib source of its own, not the
     /// center's scheduler, which an app may hold back to save only when asked.)
     private func schedulePublication() {
-        guard !publicationScheduled else { return }
+        guard !publicationScheduled, !holdsPublication else { return }
         publicationScheduled = true
         GLibSources.once(after: 0) { [weak self] in
             guard let self else { return }
@@ -160,7 +200,8 @@ public final class HandoffClient {
     /// (``ActivitySummary/cleaned``). If the service still refuses it, the app resigns, so
     /// that the service does not go on offering an earlier, stale activity.
     private func publishCurrent() {
-        guard isConnected, let owner = trustedOwner, let connection, let center = application?.center else { return }
+        guard isConnected, !holdsPublication, let owner = trustedOwner, let connection,
+              let center = application?.center else { return }
         let current = center.currentActivity.flatMap { $0.isValid ? $0 : nil }
         let next = current.map { (id: activityIDs.id(for: $0), summary: ActivitySummary($0).cleaned) }
         guard next?.id != lastPublished?.id || next?.summary != lastPublished?.summary else { return }
@@ -181,7 +222,7 @@ public final class HandoffClient {
                 guard publication == publications, serviceOwner == owner else {
                     return logger.debug("could not publish an activity since replaced: \(error)")
                 }
-                logger.notice("the Baton service refused the current activity, so it is not offered: \(error)")
+                logger.warning("the Baton service refused the current activity, so it is not offered: \(error)")
                 _ = try? await connection.call(owner, path: BatonService.daemonPath,
                                                interface: BatonService.daemonInterface, method: "ResignCurrent",
                                                arguments: [], timeout: 10)
@@ -216,6 +257,8 @@ public final class HandoffClient {
         do {
             call.reply([.bytes(try activity.payload.encodedBytes())])
         } catch {
+            logger.warning("“\(activity.title ?? activity.activityType)” cannot be sent to the device continuing it: \(error)")
+            center.reportSendFailure(activity, error: error)
             call.fail(with: error, sendingRecord: true)
         }
     }
@@ -227,7 +270,7 @@ public final class HandoffClient {
             return
         }
         let continuation = application.beginContinuation(activityType: type)
-        let entry = PendingContinuation(continuation)
+        let entry = PendingContinuation(continuation, logger: logger)
         pending[token] = entry
         entry.timer = GLibSources.once(after: continuationTimeout) { [weak self] in
             entry.timer = 0
@@ -272,8 +315,25 @@ public final class HandoffClient {
     }
 }
 
+extension HandoffClient {
+    /// Says, once, that this process is a second instance of the app, which leaves Handoff to
+    /// the first.
+    func noteSecondInstance() {
+        guard let application else { return }
+        if case .continuation(let type) = application.launchReason {
+            logger.notice("\(application.applicationID) is already running in another process, which continues \(type); this process exits")
+        } else {
+            logger.info("\(application.applicationID) is already running in another process, which handles Handoff; this process passes its launch on")
+        }
+    }
+}
+
 extension BatonApplication {
     /// Connects the app to the Baton service, now and whenever the service (re)appears.
+    ///
+    /// The connection starts at GApplication `startup` (at once, if it ran already), so only
+    /// the app's primary instance registers: a second process of a D-Bus-unique app passes its
+    /// launch to the first and never talks to the service.
     ///
     /// - Parameters:
     ///   - teamIdentifier: the team id: activities go only to apps of the same team.
@@ -283,7 +343,12 @@ extension BatonApplication {
         if let handoff { return handoff }
         let client = HandoffClient(application: self, teamIdentifier: teamIdentifier, activityTypes: activityTypes)
         handoff = client
-        client.start()
+        if let invalid = activityTypes.first(where: { !ActivityLimits.isValidActivityType($0) }) {
+            Logger(label: "baton.handoff").error(
+                "Handoff is off: “\(invalid)” is not an activity type the Baton service accepts (non-empty, at most \(ActivityLimits.maximumActivityTypeLength) bytes, no control characters)")
+            return client
+        }
+        if hasStartedUp { client.start() } else if isRemote { client.noteSecondInstance() }
         return client
     }
 }

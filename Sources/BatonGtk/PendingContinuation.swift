@@ -1,6 +1,7 @@
 import Baton
 import BatonBus
 import BatonGLib
+import Logging
 
 /// A continuation the service started in this app, waiting for its activity.
 @MainActor
@@ -8,9 +9,11 @@ final class PendingContinuation {
     let continuation: Continuation
     /// The timer that fails the continuation when the activity never comes.
     var timer: UInt32 = 0
+    private let logger: Logger
 
-    init(_ continuation: Continuation) {
+    init(_ continuation: Continuation, logger: Logger) {
         self.continuation = continuation
+        self.logger = logger
     }
 
     /// Fails the continuation (a no-op once it has an outcome).
@@ -34,7 +37,10 @@ final class PendingContinuation {
             if !call.isAnswered { call.reply() }
         }
         guard delivered else {
-            call.fail(with: UserActivityError.handoffFailed("the app did not accept the activity"), sendingRecord: true)
+            let error = continuation.error.map(ServiceError.userActivityError(from:))
+                ?? .handoffFailed("the app did not accept the activity")
+            logger.warning("the continuation of \(activity.activityType) failed: \(error)")
+            call.fail(with: error, sendingRecord: true)
             return
         }
         guard !call.isAnswered else { return }

@@ -10,6 +10,7 @@ public final class RecordingApplicationDelegate: ApplicationDelegate {
         case willContinue(String)
         case didContinue(String)
         case didFail(String, code: Int?)
+        case didFailToSend(String, code: Int?)
         case didUpdate(String)
     }
 
@@ -47,6 +48,11 @@ public final class RecordingApplicationDelegate: ApplicationDelegate {
                             didFailToContinueUserActivityWithType userActivityType: String,
                             error: any Error) {
         calls.append(.didFail(userActivityType, code: (error as? UserActivityError)?.code))
+        errors.append(error)
+    }
+
+    public func application(_ application: Application, didFailToSend userActivity: UserActivity, error: any Error) {
+        calls.append(.didFailToSend(userActivity.activityType, code: (error as? UserActivityError)?.code))
         errors.append(error)
     }
 

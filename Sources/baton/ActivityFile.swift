@@ -104,8 +104,8 @@ struct ActivityFile: Decodable {
         }
         var url: URL?
         if let webpageURL {
-            guard let parsed = URL(string: webpageURL), UserActivityPayload.isWebpageURL(parsed) else {
-                throw CommandFailure("invalid activity: webpageURL \"\(Excerpt.of(webpageURL))\" is not an absolute http or https URL")
+            guard let parsed = ActivityLimits.webpageURL(fromText: webpageURL) else {
+                throw CommandFailure("invalid activity: webpageURL \"\(Excerpt.of(webpageURL))\" is not an absolute http or https URL of at most \(ActivityLimits.maximumWebpageURLLength) bytes")
             }
             url = parsed
         }

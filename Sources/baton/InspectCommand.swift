@@ -23,7 +23,15 @@ struct InspectCommand: ParsableCommand {
             } catch {
                 throw CommandFailure("the service sent an unreadable activity: \(error)")
             }
-            let object = try JSONOutput.object(payload)
+            if let problem = Self.unshowable(payload) {
+                throw CommandFailure("cannot show the activity: \(problem)")
+            }
+            let object: [String: Any]
+            do {
+                object = try JSONOutput.object(payload)
+            } catch {
+                throw CommandFailure("cannot show the activity: \(error)")
+            }
             if output.json { return try JSONOutput.print(object) }
             print("type: \(TerminalText.printable(payload.activityType))")
             print("title: \(payload.title.map(TerminalText.printable) ?? "(none)")")
@@ -33,5 +41,49 @@ struct InspectCommand: ParsableCommand {
             print("userInfo:")
             try JSONOutput.print(TerminalText.printable(json: object["userInfo"] ?? [:]))
         }
+    }
+
+    /// What of `payload` JSON cannot hold, which the binary format carries: a number or date
+    /// that is not finite, named by its place, as `userInfo["draft"]["to"][2]: the number inf
+    /// is not finite`; nil when all of it can be shown.
+    static func unshowable(_ payload: UserActivityPayload) -> String? {
+        if let date = payload.expirationDate, !date.timeIntervalSince1970.isFinite {
+            return "expirationDate: the date \(date.timeIntervalSince1970) is not a finite time"
+        }
+        for key in payload.userInfo.keys.sorted() {
+            guard let value = payload.userInfo[key] else { continue }
+            if let (place, why) = unshowable(value) {
+                return "\(UserInfoPath.describe([.key(key)] + place.reversed())): \(why), which JSON cannot hold"
+            }
+        }
+        return nil
+    }
+
+    /// The first value in `value` that JSON cannot hold: the steps down to it, last step
+    /// first, and what it is.
+    private static func unshowable(_ value: UserInfoValue) -> ([UserInfoPath.Step], String)? {
+        switch value {
+        case .double(let number) where !number.isFinite:
+            return ([], "the number \(number) is not finite")
+        case .date(let date) where !date.timeIntervalSinceReferenceDate.isFinite:
+            return ([], "the date \(date.timeIntervalSinceReferenceDate) is not a finite time")
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                if var found = unshowable(element) {
+                    found.0.append(.index(index))
+                    return found
+                }
+            }
+        case .dictionary(let entries):
+            for key in entries.keys.sorted() {
+                if let entry = entries[key], var found = unshowable(entry) {
+                    found.0.append(.key(key))
+                    return found
+                }
+            }
+        default:
+            break
+        }
+        return nil
     }
 }

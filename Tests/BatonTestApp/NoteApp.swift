@@ -48,8 +48,8 @@ final class NoteWindow: ApplicationWindow {
         for number in 1...10 { userActivity?.title = "Note: burst \(number)" }
     }
 
-    /// Gives the activity a summary the service refuses (an expiration that never comes, as
-    /// a bug might), retitled "Note: refused".
+    /// Gives the activity an expiration that never comes, as a bug might (the core makes it
+    /// "never expires", which the service accepts), retitled "Note: refused".
     func makeUnpublishable() {
         userActivity?.title = "Note: refused"
         userActivity?.expirationDate = Date(timeIntervalSince1970: .infinity)
@@ -83,7 +83,7 @@ final class NoteApp: BatonApplication, ApplicationDelegate {
         self.fault = fault
         self.restoreDelay = restoreDelay
         super.init(applicationID: appID, flags: unique ? GApplicationFlags(rawValue: 0) : BatonApplication.nonUniqueFlags)
-        delegate = self
+        delegate = arguments.contains("--no-delegate") ? nil : self
         onActivate = { [weak self] in self?.activate() }
     }
 
@@ -109,6 +109,8 @@ final class NoteApp: BatonApplication, ApplicationDelegate {
 
     func application(_ application: Application, continue userActivity: UserActivity,
                      restorationHandler: @escaping ([any UserActivityRestoring]) -> Void) -> Bool {
+        if arguments.contains("--decline") { return false }
+        if window == nil { activate() }   // started by batond to continue: no window yet
         guard let window else { return false }
         if restoreDelay > 0 {
             DispatchQueue.main.asyncAfter(deadline: .now() + restoreDelay) { restorationHandler([window]) }
@@ -116,6 +118,13 @@ final class NoteApp: BatonApplication, ApplicationDelegate {
             restorationHandler([window])
         }
         return true
+    }
+
+    /// Says so on standard error, where the tests read it: the delegate-visible half of a
+    /// failed send (the framework logs the other).
+    func application(_ application: Application, didFailToSend userActivity: UserActivity, error: any Error) {
+        let code = (error as? UserActivityError)?.code ?? 0
+        FileHandle.standardError.write(Data("note: didFailToSend \(userActivity.activityType) \(code)\n".utf8))
     }
 }
 

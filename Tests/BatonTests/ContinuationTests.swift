@@ -229,16 +229,90 @@ final class ContinuationTests: XCTestCase {
         XCTAssertEqual(outcomes(delegate.calls), [.didContinue(type)])
     }
 
-    func testContinuationWithoutDelegateStillFinishes() async throws {
+    func testContinuationWithoutDelegateFailsAtOnceSayingWhy() async throws {
         let (center, _) = ResponderChainBuilder.center()
         let application = Application(center: center)
+        application.delegate = RecordingApplicationDelegate()   // weak: gone at once, as in AppKit
+        XCTAssertNil(application.delegate)
         var events: [String] = []
         let observation = center.addObserver { events.append($0.name) }
         defer { observation.cancel() }
         let continuation = application.beginContinuation(activityType: type)
-        continuation.complete(with: UserActivity(activityType: type, center: center))
+        var restored = false
+        let delivered = continuation.complete(with: UserActivity(activityType: type, center: center)) { restored = true }
+        XCTAssertFalse(delivered)
         XCTAssertTrue(continuation.isFinished)
+        XCTAssertFalse(application.isContinuing)
+        XCTAssertFalse(restored)
+        XCTAssertEqual(events, ["will-continue", "failed"], "never `continued` when nothing handled it")
+        let error = try XCTUnwrap(continuation.error as? UserActivityError)
+        XCTAssertEqual(error.code, 4608)
+        XCTAssertTrue("\(error)".contains("no delegate"), "\(error)")
+        XCTAssertTrue("\(error)".contains("weak"), "\(error)")
+    }
+
+    func testDeclinedContinuationFailsAtOnceWithoutDidFail() async throws {
+        let (center, _, application, delegate) = makeApplication()
+        let view = RecordingResponder()
+        delegate.restorables = [view]
+        delegate.handles = false
+        delegate.restoreLater = true
+        var events: [String] = []
+        let observation = center.addObserver { events.append($0.name) }
+        defer { observation.cancel() }
+        let continuation = application.beginContinuation(activityType: type)
+        let delivered = continuation.complete(with: UserActivity(activityType: type, center: center), whenRestored: nil)
+        XCTAssertFalse(delivered)
+        XCTAssertEqual(events, ["will-continue", "failed"])
+        XCTAssertEqual(delegate.calls, [.willContinue(type), .didContinue(type)],
+                       "continue… ran, so didFail is not called too")
+        let error = try XCTUnwrap(continuation.error as? UserActivityError)
+        XCTAssertEqual(error.code, 4608)
+        XCTAssertTrue("\(error)".contains("returned false"), "\(error)")
+
+        delegate.runPendingRestoration()
+        XCTAssertEqual(view.restored.count, 1, "a handler called after all still restores what it is given")
+        XCTAssertEqual(events, ["will-continue", "failed"], "but reports nothing more")
+    }
+
+    func testHandlerCalledInsideContinueReportsContinuedThenRestored() async throws {
+        let (center, _, application, delegate) = makeApplication()
+        delegate.restorables = [RecordingResponder()]
+        delegate.handles = false   // returns false, but restored already: that counts
+        var events: [String] = []
+        let observation = center.addObserver { events.append($0.name) }
+        defer { observation.cancel() }
+        let continuation = application.beginContinuation(activityType: type)
+        var restored = 0
+        let delivered = continuation.complete(with: UserActivity(activityType: type, center: center)) { restored += 1 }
+        XCTAssertTrue(delivered)
+        XCTAssertNil(continuation.error)
+        XCTAssertEqual(restored, 1)
+        XCTAssertEqual(events, ["will-continue", "continued", "restored"])
+    }
+
+    func testHandlerCalledLaterReportsRestoredThen() async throws {
+        let (center, _, application, delegate) = makeApplication()
+        delegate.restoreLater = true
+        var events: [String] = []
+        let observation = center.addObserver { events.append($0.name) }
+        defer { observation.cancel() }
+        let continuation = application.beginContinuation(activityType: type)
+        var restored = 0
+        XCTAssertTrue(continuation.complete(with: UserActivity(activityType: type, center: center)) { restored += 1 })
         XCTAssertEqual(events, ["will-continue", "continued"])
+        XCTAssertEqual(restored, 0)
+        delegate.runPendingRestoration()
+        XCTAssertEqual(events, ["will-continue", "continued", "restored"])
+        XCTAssertEqual(restored, 1)
+    }
+
+    func testSendFailureReachesTheDelegate() async throws {
+        let (center, _, application, delegate) = makeApplication()
+        let activity = UserActivity(activityType: type, center: center)
+        center.reportSendFailure(activity, error: UserActivityError.userInfoTooLarge(size: 70_000, limit: 65_536))
+        XCTAssertEqual(delegate.calls, [.didFailToSend(type, code: 4611)])
+        withExtendedLifetime(application) {}
     }
 
     func testEndToEndThroughEncodedPayload() async throws {

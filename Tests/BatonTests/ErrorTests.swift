@@ -33,7 +33,7 @@ final class ErrorTests: XCTestCase {
             (.userInfoTooLarge(size: 70_000, limit: 65_536),
              "userInfo is 70000 bytes encoded, over the limit of 65536 bytes"),
             (.invalidWebpageURL("ftp://example.org"),
-             "invalid webpage URL \"ftp://example.org\": only absolute http and https URLs are allowed"),
+             "invalid webpage URL \"ftp://example.org\": a webpage URL is an absolute http or https URL of at most 4096 bytes"),
             (.invalidUserInfo("key \"to\" is missing"), "invalid userInfo: key \"to\" is missing"),
             (.malformedPayload("truncated"), "malformed activity payload: truncated"),
         ]

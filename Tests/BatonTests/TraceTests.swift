@@ -277,6 +277,44 @@ final class TraceTests: XCTestCase {
         }
     }
 
+    /// Every line carries `time`: wall-clock seconds since 1970 as a JSON number, to the
+    /// millisecond, taken as the event happens, so lines further down never go back.
+    func testEveryRecordCarriesItsTimeInMilliseconds() async throws {
+        let (center, scheduler, path) = try tracedCenter()
+        let before = Date().timeIntervalSince1970
+        let activity = UserActivity(activityType: "test.timed", center: center)
+        activity.becomeCurrent()
+        activity.needsSave = true
+        scheduler.runUntilIdle()
+        usleep(20_000)
+        let application = Application(center: center)
+        let continuation = application.beginContinuation(activityType: "test.timed")
+        continuation.fail(with: UserActivityError.connectionUnavailable("gone"))
+        activity.invalidate()
+        let after = Date().timeIntervalSince1970
+
+        let lines = try records(path)
+        XCTAssertEqual(events(lines), ["current", "updated", "will-continue", "failed", "resigned", "invalidated"])
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        var previous = -Double.infinity
+        for (record, line) in zip(lines, text.split(separator: "\n")) {
+            let number = try XCTUnwrap(record["time"] as? NSNumber, "a time on every line: \(line)")
+            XCTAssertNotEqual(String(cString: number.objCType), "c", "a number, not true or false: \(line)")
+            let time = number.doubleValue
+            XCTAssertNotNil(line.range(of: #""time":\d+(\.\d{1,3})?[,}]"#, options: .regularExpression),
+                            "a plain JSON number of seconds with at most 3 decimals: \(line)")
+            XCTAssertEqual((time * 1000).rounded(), time * 1000, accuracy: 1e-3, "to the millisecond: \(time)")
+            XCTAssertGreaterThanOrEqual(time, before - 0.001, "not before the test began: \(line)")
+            XCTAssertLessThanOrEqual(time, after + 0.001, "not after the test ended: \(line)")
+            XCTAssertGreaterThanOrEqual(time, previous, "never earlier than the line before: \(line)")
+            previous = time
+        }
+        XCTAssertEqual(lines.first.flatMap { ($0["pid"] as? NSNumber)?.intValue },
+                       Int(ProcessInfo.processInfo.processIdentifier), "the other fields are unchanged")
+        let first = try XCTUnwrap((lines.first?["time"] as? NSNumber)?.doubleValue)
+        XCTAssertGreaterThanOrEqual(previous - first, 0.019, "the 20 ms pause shows between the first and last lines")
+    }
+
     func testClearingTraceStopsWriting() async throws {
         let (center, scheduler, path) = try tracedCenter()
         let activity = UserActivity(activityType: "test.quiet", center: center)

@@ -119,11 +119,15 @@ final class FaultTests: ServiceTestCase {
     }
 
     func testAPayloadOverTheLimitIsRefused() throws {
-        try startNoteApp("huge", text: "big", extra: ["--fault", "huge"])
+        let app = try startNoteApp("huge", text: "big", extra: ["--fault", "huge"])
         let result = try session.baton(["inspect"])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.errorOutput.contains("UserInfoTooLarge") || result.errorOutput.contains("4611"),
                       result.errorOutput)
+        // The origin app hears it too: a warning in its log, and its delegate's didFailToSend.
+        XCTAssertTrue(waitUntil(timeout: 5) { app.child.log.contains("note: didFailToSend org.baton.test.note 4611") },
+                      app.child.log)
+        XCTAssertTrue(app.child.log.contains("warning") && app.child.log.contains("cannot be sent"), app.child.log)
         try assertServiceAlive()
     }
 

@@ -174,9 +174,22 @@ final class MailComposerHandoffTests: XCTestCase {
         let listed = try session.baton(["activities", "--json"]).json as? [[String: Any]] ?? []
         let id = try XCTUnwrap(listed.first { $0["title"] as? String == "Draft: Moving" }?["id"] as? String)
 
+        // Every PublishCurrent from here on: the launched instance offers the restored draft,
+        // never its empty compose window first.
+        let monitor = try session.start(URL(fileURLWithPath: "/usr/bin/dbus-monitor"),
+                                        ["--address", session.busAddress,
+                                         "type='method_call',interface='org.baton.Daemon1',member='PublishCurrent'"],
+                                        name: "monitor")
+        defer { monitor.stop() }
+        XCTAssertTrue(waitUntil(timeout: 5) { monitor.log.contains("NameAcquired") })
         let result = try session.baton(["continue", id])
         XCTAssertEqual(result.status, 0, result.errorOutput)
         let restored = try XCTUnwrap(launched.waitForEvent { $0.event == "restored" })
+        XCTAssertEqual(launched.events().first?.event, "will-continue",
+                       "the launch's own activate was skipped: \(launched.events().map(\.event))")
+        XCTAssertTrue(waitUntil { try currentTitle() == "Draft: Moving" })
+        XCTAssertFalse(monitor.log.contains("Draft: No Subject"), "a placeholder was offered: \(monitor.log)")
+        try screenshot("launched-to-continue")
         XCTAssertEqual(restored.userInfo?["to"] as? String, "bob@example.org")
         XCTAssertEqual(restored.userInfo?["subject"] as? String, "Moving")
         XCTAssertEqual(restored.userInfo?["body"] as? String, "Carry this")

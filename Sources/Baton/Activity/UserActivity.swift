@@ -7,25 +7,40 @@ import Foundation
 /// ``ActivityCenter`` makes it current when its owner is in the main window's responder
 /// chain, asks the owners to fill `userInfo` in lazy update passes after `needsSave = true`,
 /// and invalidates it when the last owner lets go.
+///
+/// Its fields stay within what the Baton service accepts (``ActivityLimits``): the setters
+/// cut or refuse what would go over, so the service never refuses the activity.
 @MainActor
 public final class UserActivity {
     /// The `userInfo` key under which ``Document`` puts its file URL.
     nonisolated public static let documentURLKey = "NSUserActivityDocumentURL"
     /// The activity type of browsing a web page, continued in a browser.
     nonisolated public static let browsingWebType = "NSUserActivityTypeBrowsingWeb"
-    /// The largest `userInfo`, in encoded bytes, that an activity may carry (64 KiB).
+    /// The largest `userInfo`, in encoded bytes, that an activity may carry
+    /// (``ActivityLimits/maximumUserInfoSize``, 64 KiB).
     ///
     /// Encoding a larger one throws ``UserActivityError/userInfoTooLarge(size:limit:)``;
     /// it is never truncated.
-    nonisolated public static let maximumUserInfoSize = 64 * 1024
+    nonisolated public static let maximumUserInfoSize = ActivityLimits.maximumUserInfoSize
 
     /// The center this activity reports to.
     public let center: ActivityCenter
     /// The reverse-DNS type of the activity, such as `org.example.mail.compose`.
+    ///
+    /// An activity whose type the service refuses (``ActivityLimits/isValidActivityType(_:)``:
+    /// empty, over 4 KiB, or holding control characters) never becomes current.
     public let activityType: String
-    /// The title people see when they are offered the activity.
+    /// Whether the service accepts ``activityType``: otherwise the activity never becomes current.
+    private let hasValidActivityType: Bool
+    /// The title people see when they are offered the activity, cut to
+    /// ``ActivityLimits/maximumTitleLength`` bytes between whole characters.
     public var title: String? {
-        didSet { if title != oldValue { center.activitySummaryDidChange(self) } }
+        didSet {
+            if let title, title.utf8.count > ActivityLimits.maximumTitleLength {
+                self.title = ActivityLimits.fittingTitle(title)
+            }
+            if title != oldValue { center.activitySummaryDidChange(self) }
+        }
     }
     /// The state needed to continue the activity. Empty by default, never nil.
     public var userInfo: [String: UserInfoValue] = [:]
@@ -33,12 +48,24 @@ public final class UserActivity {
     public var requiredUserInfoKeys: Set<String>?
     /// A URL to continue the activity in a web browser where no app claims it.
     public private(set) var webpageURL: URL?
-    /// When the activity stops being offered.
+    /// When the activity stops being offered. An infinite date becomes nil (never) or
+    /// `Date.distantPast` (``ActivityLimits/fittingExpirationDate(_:)``).
     public var expirationDate: Date? {
-        didSet { if expirationDate != oldValue { center.activitySummaryDidChange(self) } }
+        didSet {
+            if let date = expirationDate, !ActivityLimits.isValidExpirationDate(date) {
+                expirationDate = ActivityLimits.fittingExpirationDate(date)
+            }
+            if expirationDate != oldValue { center.activitySummaryDidChange(self) }
+        }
     }
-    /// Words that describe the activity.
-    public var keywords: Set<String> = []
+    /// Words that describe the activity, kept within ``ActivityLimits/maximumKeywordLength``
+    /// and ``ActivityLimits/maximumKeywordsSize`` (``ActivityLimits/fittingKeywords(_:)``).
+    public var keywords: Set<String> = [] {
+        didSet {
+            let fitting = ActivityLimits.fittingKeywords(keywords)
+            if fitting != keywords { keywords = fitting }
+        }
+    }
     /// Whether the activity may be offered to other devices; ineligible ones are skipped
     /// by election.
     public var isEligibleForHandoff = true {
@@ -65,6 +92,7 @@ public final class UserActivity {
     public init(activityType: String, center: ActivityCenter = .shared) {
         self.activityType = activityType
         self.center = center
+        hasValidActivityType = ActivityLimits.isValidActivityType(activityType)
     }
 
     /// Whether the activity's state has changed since it was last saved.
@@ -90,8 +118,9 @@ public final class UserActivity {
     /// Whether this is the center's current activity.
     public var isCurrent: Bool { center.currentActivity === self }
 
-    /// Whether election may choose this activity: valid and eligible for Handoff.
-    var isElectable: Bool { isValid && isEligibleForHandoff }
+    /// Whether election may choose this activity: valid, eligible for Handoff, and of a type
+    /// the service accepts.
+    var isElectable: Bool { isValid && isEligibleForHandoff && hasValidActivityType }
 
     /// Whether a responder or document has owned this activity, so Baton manages it.
     public private(set) var isManaged = false
@@ -108,19 +137,21 @@ public final class UserActivity {
     /// Sets the URL to continue the activity in a browser.
     ///
     /// - Throws: ``UserActivityError/invalidWebpageURL(_:)`` unless `url` is nil or an
-    ///   absolute http or https URL with a host; the activity is then left unchanged.
+    ///   absolute http or https URL with a host of at most
+    ///   ``ActivityLimits/maximumWebpageURLLength`` bytes; the activity is then left unchanged.
     public func setWebpageURL(_ url: URL?) throws {
         if let url {
-            try UserActivityPayload.validateWebpageURL(url)
+            try ActivityLimits.checkWebpageURL(url)
         }
         guard url != webpageURL else { return }
         webpageURL = url
         center.activitySummaryDidChange(self)
     }
 
-    /// Makes this the current activity at once. Does nothing once the activity is invalid.
+    /// Makes this the current activity at once. Does nothing once the activity is invalid, or
+    /// when the service refuses its type (``ActivityLimits/isValidActivityType(_:)``).
     public func becomeCurrent() {
-        guard isValid else { return }
+        guard isValid, hasValidActivityType else { return }
         center.makeCurrent(self)
     }
 

@@ -5,7 +5,8 @@ import Foundation
 /// ``code`` gives Apple's `NSUserActivity` error numbers where Apple has one, so code ported
 /// from a Mac app can keep comparing numbers.
 public enum UserActivityError: Error, Hashable, Sendable {
-    /// The URL given to ``UserActivity/setWebpageURL(_:)`` is not an absolute http or https URL.
+    /// The URL given to ``UserActivity/setWebpageURL(_:)`` is not an absolute http or https URL
+    /// of at most ``ActivityLimits/maximumWebpageURLLength`` bytes.
     case invalidWebpageURL(String)
     /// The continuation was cancelled: superseded by a newer one, or dropped without an outcome.
     case cancelled
@@ -49,7 +50,7 @@ extension UserActivityError: CustomStringConvertible, LocalizedError {
     public var description: String {
         switch self {
         case .invalidWebpageURL(let url):
-            return "invalid webpage URL \"\(url)\": only absolute http and https URLs are allowed"
+            return "invalid webpage URL \"\(url)\": a webpage URL is an absolute http or https URL of at most \(ActivityLimits.maximumWebpageURLLength) bytes"
         case .cancelled:
             return "the continuation was cancelled"
         case .handoffFailed(let reason):

@@ -99,6 +99,14 @@ public final class ActivityCenter {
         emit(.wasContinued(activity))
     }
 
+    /// Tells the application's delegate that `activity` could not be sent to the device
+    /// continuing it (``ApplicationDelegate/application(_:didFailToSend:error:)``): the
+    /// toolkit layer calls it when a save asked for by the service fails.
+    public func reportSendFailure(_ activity: UserActivity, error: any Error) {
+        guard let application else { return }
+        application.delegate?.application(application, didFailToSend: activity, error: error)
+    }
+
     func removeObserver(_ id: Int) {
         observers.removeAll { $0.id == id }
     }

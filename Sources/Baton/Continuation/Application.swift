@@ -12,6 +12,9 @@ open class Application: Responder {
     /// The continuation waiting for an outcome, held weakly: dropping it cancels it.
     private weak var pendingContinuation: Continuation?
 
+    /// Whether a continuation began and has no outcome yet.
+    public var isContinuing: Bool { pendingContinuation != nil }
+
     /// Creates the application and makes it the center's application.
     public init(center: ActivityCenter = .shared) {
         self.center = center
@@ -37,17 +40,53 @@ open class Application: Responder {
         if pendingContinuation === continuation { pendingContinuation = nil }
     }
 
-    func deliver(_ activity: UserActivity, for continuation: Continuation, whenRestored restored: (@MainActor () -> Void)?) {
+    /// Hands the activity to the delegate's `continue…`.
+    ///
+    /// - Returns: `nil` once the delegate accepted it (returned true, or called the
+    ///   restoration handler before returning), else the error that failed the continuation:
+    ///   there is no delegate, or it returned false. Either way the trace records one of
+    ///   `continued` or `failed`, at once.
+    func deliver(_ activity: UserActivity, for continuation: Continuation,
+                 whenRestored restored: (@MainActor () -> Void)?) -> UserActivityError? {
         continuationDidFinish(continuation)
-        center.emit(.continued(activity))
+        guard let delegate else {
+            let error = UserActivityError.handoffFailed(
+                "the app has no delegate to continue \(activity.activityType): Application.delegate is weak, "
+                    + "so keep a strong reference to the delegate you set")
+            center.emit(.failed(activityType: activity.activityType, error: error))
+            return error
+        }
+        let restoration = Restoration()
         let center = center
-        _ = delegate?.application(self, continue: activity) { objects in
+        let accepted = delegate.application(self, continue: activity) { objects in
             for object in objects {
                 object.restoreUserActivityState(activity)
             }
+            switch restoration.state {
+            case .delegateRunning:
+                restoration.state = .restoredEarly
+            case .accepted:
+                center.emit(.restored(activity))
+                restored?()
+            case .restoredEarly, .declined:
+                break
+            }
+        }
+        if !accepted && restoration.state == .delegateRunning {
+            restoration.state = .declined
+            let error = UserActivityError.handoffFailed(
+                "the app declined \(activity.activityType): its delegate's application(_:continue:restorationHandler:) returned false")
+            center.emit(.failed(activityType: activity.activityType, error: error))
+            return error
+        }
+        let restoredEarly = restoration.state == .restoredEarly
+        restoration.state = .accepted
+        center.emit(.continued(activity))
+        if restoredEarly {
             center.emit(.restored(activity))
             restored?()
         }
+        return nil
     }
 
     func deliverFailure(_ error: any Error, activityType: String, for continuation: Continuation) {
@@ -55,4 +94,22 @@ open class Application: Responder {
         center.emit(.failed(activityType: activityType, error: error))
         delegate?.application(self, didFailToContinueUserActivityWithType: activityType, error: error)
     }
+}
+
+/// Where a delivered activity's restoration stands, shared by `deliver` and the handler it
+/// gives the delegate, which may run inside `continue…` or later.
+@MainActor
+private final class Restoration {
+    enum State {
+        /// The delegate's `continue…` has not returned yet.
+        case delegateRunning
+        /// The handler ran before `continue…` returned: `restored` follows `continued`.
+        case restoredEarly
+        /// `continue…` returned true: the handler reports `restored` when it runs.
+        case accepted
+        /// `continue…` returned false without calling the handler: the continuation failed.
+        case declined
+    }
+
+    var state = State.delegateRunning
 }

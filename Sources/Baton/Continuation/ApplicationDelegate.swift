@@ -9,8 +9,10 @@ public protocol ApplicationDelegate: AnyObject {
 
     /// Called with the continued activity. Put the app into its state, and pass the objects
     /// that present it to `restorationHandler` (now or later); each gets
-    /// `restoreUserActivityState`. Return whether the app handled the activity.
-    /// The default returns false.
+    /// `restoreUserActivityState`. Return whether the app handled the activity: returning
+    /// false (without calling the handler) fails the continuation at once with
+    /// ``UserActivityError/handoffFailed(_:)``, and `didFailToContinue…` is not called, since
+    /// this method already ran. The default returns false.
     func application(_ application: Application, continue userActivity: UserActivity,
                      restorationHandler: @escaping ([any UserActivityRestoring]) -> Void) -> Bool
 
@@ -18,6 +20,12 @@ public protocol ApplicationDelegate: AnyObject {
     func application(_ application: Application,
                      didFailToContinueUserActivityWithType userActivityType: String,
                      error: any Error)
+
+    /// Called when the app's `userActivity` could not be sent to the device continuing it:
+    /// saving or encoding it failed, for example a `userInfo` over
+    /// ``UserActivity/maximumUserInfoSize``. The continuation fails on the other device; here
+    /// the app can tell its person, or send less. The default does nothing.
+    func application(_ application: Application, didFailToSend userActivity: UserActivity, error: any Error)
 
     /// Called after an update pass filled a managed activity's `userInfo`: a good place to
     /// add a version key or inspect what will be sent. The default does nothing.
@@ -37,6 +45,9 @@ extension ApplicationDelegate {
 
     public func application(_ application: Application,
                             didFailToContinueUserActivityWithType userActivityType: String,
+                            error: any Error) {}
+
+    public func application(_ application: Application, didFailToSend userActivity: UserActivity,
                             error: any Error) {}
 
     public func application(_ application: Application, didUpdate userActivity: UserActivity) {}

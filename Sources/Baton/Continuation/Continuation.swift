@@ -10,6 +10,10 @@ public final class Continuation {
     private let application: Application
     /// Whether an outcome was delivered.
     public private(set) var isFinished = false
+    /// The error that ended the continuation, once it failed: passed to ``fail(with:)``, or
+    /// found at delivery (another type, an invalidated activity, no delegate, or a delegate
+    /// that declined the activity).
+    public private(set) var error: (any Error)?
 
     init(activityType: String, application: Application) {
         self.activityType = activityType
@@ -28,8 +32,15 @@ public final class Continuation {
     /// restoration handler the delegate was given has run (never, if the delegate does not
     /// call it).
     ///
-    /// - Returns: whether the activity was delivered; `false` when the continuation had an
-    ///   outcome already, or failed now instead (another type, an invalidated activity).
+    /// When the application has no delegate, or the delegate's `continue…` returns false
+    /// without calling the restoration handler, the continuation fails at once with
+    /// ``UserActivityError/handoffFailed(_:)`` saying which (the trace records `failed`).
+    /// `didFailToContinue…` is not called then: the delegate's `continue…` already ran, and
+    /// each continuation gets exactly one of the two.
+    ///
+    /// - Returns: whether the delegate accepted the activity; `false` when the continuation
+    ///   had an outcome already, or failed now instead (another type, an invalidated
+    ///   activity, no delegate, a delegate that declined it): ``error`` says why.
     @discardableResult
     public func complete(with activity: UserActivity, whenRestored restored: (@MainActor () -> Void)?) -> Bool {
         guard !isFinished else { return false }
@@ -43,7 +54,10 @@ public final class Continuation {
             return false
         }
         isFinished = true
-        application.deliver(activity, for: self, whenRestored: restored)
+        if let failure = application.deliver(activity, for: self, whenRestored: restored) {
+            error = failure
+            return false
+        }
         return true
     }
 
@@ -51,6 +65,7 @@ public final class Continuation {
     public func fail(with error: any Error) {
         guard !isFinished else { return }
         isFinished = true
+        self.error = error
         application.deliverFailure(error, activityType: activityType, for: self)
     }
 

@@ -45,9 +45,10 @@ extension UserActivityPayload {
     ///
     /// - Throws: ``UserActivityError/userInfoTooLarge(size:limit:)`` when `userInfo` encodes
     ///   to more than ``UserActivity/maximumUserInfoSize`` bytes;
-    ///   ``UserActivityError/invalidUserInfo(_:)`` when `userInfo` nests deeper than 32;
+    ///   ``UserActivityError/invalidUserInfo(_:)`` when `userInfo` nests deeper than 32, naming
+    ///   the place of a value too deep (`userInfo["draft"]["to"][2]…`);
     ///   ``UserActivityError/invalidActivity(_:)`` for an empty type, a text field over
-    ///   ``maximumFieldLength``, or more than ``maximumEncodedSize`` bytes in all;
+    ///   ``maximumFieldLength`` (naming which), or more than ``maximumEncodedSize`` bytes in all;
     ///   ``UserActivityError/invalidWebpageURL(_:)`` for a URL that is not http or https.
     public func encoded() throws -> Data {
         Data(try encodedBytes())
@@ -59,7 +60,12 @@ extension UserActivityPayload {
         guard !activityType.isEmpty else {
             throw UserActivityError.invalidActivity("the activity type is empty")
         }
-        for value in userInfo.values { try Self.checkNesting(of: value, depth: 0) }
+        for (key, value) in userInfo {
+            if let place = Self.placeTooDeep(in: value, depth: 0) {
+                throw UserActivityError.invalidUserInfo(
+                    "\(UserInfoPath.describe([.key(key)] + place.reversed())) is nested deeper than \(Self.maximumNesting) levels")
+            }
+        }
         var info = BinaryWriter()
         info.dictionaryBody(userInfo)
         guard info.bytes.count <= UserActivity.maximumUserInfoSize else {
@@ -67,10 +73,12 @@ extension UserActivityPayload {
                 size: info.bytes.count, limit: UserActivity.maximumUserInfoSize)
         }
         if let webpageURL { try Self.validateWebpageURL(webpageURL) }
-        for field in [activityType, title ?? "", webpageURL?.absoluteString ?? ""] + keywords
-        where field.utf8.count > Self.maximumFieldLength {
+        let fields = [("the activity type", activityType), ("the title", title ?? ""),
+                      ("the webpage URL", webpageURL?.absoluteString ?? "")]
+            + keywords.map { ("a keyword", $0) }
+        for (name, field) in fields where field.utf8.count > Self.maximumFieldLength {
             throw UserActivityError.invalidActivity(
-                "a text field is \(field.utf8.count) bytes, over the limit of \(Self.maximumFieldLength)")
+                "\(name) is \(field.utf8.count) bytes, over the limit of \(Self.maximumFieldLength) bytes")
         }
 
         var flags: UInt8 = 0
@@ -150,19 +158,31 @@ extension UserActivityPayload {
         }
     }
 
-    /// Throws where a value sits deeper than the decoder reads (``maximumNesting``).
-    private static func checkNesting(of value: UserInfoValue, depth: Int) throws {
-        guard depth < maximumNesting else {
-            throw UserActivityError.invalidUserInfo("values nest deeper than \(maximumNesting)")
-        }
+    /// Where in `value`, at `depth`, a value sits deeper than the decoder reads
+    /// (``maximumNesting``): the steps down to it, last step first, or nil when none does.
+    /// The steps are gathered on the way back up, so a payload within the limit costs no more
+    /// than the walk.
+    private static func placeTooDeep(in value: UserInfoValue, depth: Int) -> [UserInfoPath.Step]? {
+        guard depth < maximumNesting else { return [] }
         switch value {
         case .array(let elements):
-            for element in elements { try checkNesting(of: element, depth: depth + 1) }
+            for (index, element) in elements.enumerated() {
+                if var place = placeTooDeep(in: element, depth: depth + 1) {
+                    place.append(.index(index))
+                    return place
+                }
+            }
         case .dictionary(let entries):
-            for entry in entries.values { try checkNesting(of: entry, depth: depth + 1) }
+            for (key, entry) in entries {
+                if var place = placeTooDeep(in: entry, depth: depth + 1) {
+                    place.append(.key(key))
+                    return place
+                }
+            }
         default:
             break
         }
+        return nil
     }
 
     /// Decodes a payload written by ``encoded()``.

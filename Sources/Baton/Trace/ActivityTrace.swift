@@ -4,12 +4,20 @@ import Glibc
 /// Appends one JSON object per line per ``ActivityEvent`` to a file, written at once.
 ///
 /// With `BATON_TRACE=/path/file` in the environment every center traces there:
-/// `{"event": E, "type": T, "title": …, "userInfo": {…}, "error": …, "pid": N}`. It is for
-/// people debugging their app and for black-box tests. The file is opened for appending, so
-/// several processes can share one trace file; each line is a single `write`. The trace
-/// holds what the user typed, so the file is the user's alone: created 0600, an existing one
-/// made 0600, and never reached through a symbolic link. This is the only file I/O in the
-/// core, and it happens only on request.
+/// `{"event": E, "type": T, "title": …, "userInfo": {…}, "error": …, "pid": N, "time": S}`.
+/// It is for people debugging their app and for black-box tests.
+///
+/// `time` is when the event was recorded: wall-clock seconds since 1970 to the millisecond,
+/// a JSON number such as `1764000000.123`. The difference between two lines' times is the
+/// time between their events: from `will-continue` to `continued` (or `failed`) and on to
+/// `restored`, how long a continuation took; from one `updated` line to the next, the time
+/// between update passes. It is the system clock's time, so the lines of several processes
+/// sharing a file compare, and a clock set back shows as time going back.
+///
+/// The file is opened for appending, so several processes can share one trace file; each
+/// line is a single `write`. The trace holds what the user typed, so the file is the user's
+/// alone: created 0600, an existing one made 0600, and never reached through a symbolic
+/// link. This is the only file I/O in the core, and it happens only on request.
 public final class ActivityTrace: Sendable {
     /// The trace named by `BATON_TRACE`, opened once per process; nil when unset or
     /// when the file cannot be opened (said once on standard error).
@@ -81,7 +89,8 @@ public final class ActivityTrace: Sendable {
     @MainActor
     public func record(_ event: ActivityEvent) {
         if case .summaryChanged = event { return }
-        var record = TraceRecord(event: event.name, type: event.activityType, pid: getpid())
+        var record = TraceRecord(event: event.name, type: event.activityType, pid: getpid(),
+                                 time: Self.millisecondsSince1970(Date()))
         if let activity = event.activity {
             record.title = activity.title
             if case .updated = event { record.userInfo = activity.userInfo }
@@ -93,6 +102,11 @@ public final class ActivityTrace: Sendable {
             record.code = (error as? UserActivityError)?.code
         }
         write(record)
+    }
+
+    /// `date` as seconds since 1970 rounded to the millisecond: what a line's `time` holds.
+    static func millisecondsSince1970(_ date: Date) -> Double {
+        (date.timeIntervalSince1970 * 1000).rounded() / 1000
     }
 
     private func write(_ record: TraceRecord) {
@@ -122,4 +136,6 @@ struct TraceRecord: Encodable {
     var error: String?
     var code: Int?
     var pid: Int32
+    /// Seconds since 1970, to the millisecond, when the event was recorded.
+    var time: Double
 }

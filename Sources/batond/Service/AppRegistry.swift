@@ -117,9 +117,13 @@ final class AppRegistry {
     static let maximumRegistrationsPerProcess = 8
     /// The most types one app can claim.
     static let maximumActivityTypes = 256
+    /// The longest id an app publishes its current activity under (BatonGtk's are UUIDs, 36
+    /// bytes). The summary's own limits are ``ActivityLimits``, checked by
+    /// ``ActivitySummary/init(record:)``.
+    static let maximumActivityIDLength = 128
 
     /// Checks what an app registers: a valid application id, a printable team id, and at
-    /// most ``maximumActivityTypes`` valid activity types.
+    /// most ``maximumActivityTypes`` valid activity types (``ActivityLimits/isValidActivityType(_:)``).
     ///
     /// - Throws: ``ServiceError/invalidArguments(_:)``.
     static func check(appID: String, teamID: String, activityTypes: [String]) throws {
@@ -201,8 +205,8 @@ final class AppRegistry {
     /// Records the app's current activity; a new app activity id gets a new listing id.
     func publish(busName: String, appActivityID: String, summary: ActivitySummary) throws {
         var app = try app(busName)
-        guard !appActivityID.isEmpty, appActivityID.utf8.count <= 128 else {
-            throw ServiceError.invalidArguments("the activity id must be 1 to 128 bytes")
+        guard !appActivityID.isEmpty, appActivityID.utf8.count <= Self.maximumActivityIDLength else {
+            throw ServiceError.invalidArguments("the activity id must be 1 to \(Self.maximumActivityIDLength) bytes")
         }
         let listingID = app.current.flatMap { $0.appActivityID == appActivityID ? $0.listingID : nil } ?? ListingID.make()
         let now = Date()

@@ -69,10 +69,11 @@ enum ActivitySource {
 /// Fetches activities from apps and delivers them to the app that continues them.
 ///
 /// A continuation goes: pick the claiming app (same team id as the origin; see
-/// ``claimingApp(for:)``), start it if needed and wait for it to register,
-/// `BeginContinuation` (its willContinue runs at once),
-/// fetch the payload, `CompleteContinuation`, and finally `WasContinued` to a local origin.
-/// Once `BeginContinuation` has reached the app, any failure is sent to it with
+/// ``claimant(for:)``); if it runs, `BeginContinuation` (its willContinue runs at once)
+/// beside the fetch of the payload; if it must be started, fetch the payload first, and
+/// start the app and wait for it to register only once the payload is known to be good, then
+/// `BeginContinuation`; then `CompleteContinuation`, and finally `WasContinued` to a local
+/// origin. Once `BeginContinuation` has reached the app, any failure is sent to it with
 /// `FailContinuation`, so each willContinue gets exactly one outcome; each step has a
 /// timeout (``Timeouts``).
 @MainActor
@@ -94,13 +95,18 @@ final class ContinuationBroker {
 
     /// Continues the activity on this device; returns once the app reported the restore.
     ///
+    /// When the claiming app must be started, the payload is fetched and checked first: one
+    /// that cannot be continued (too large, of another type, expiring at no finite time)
+    /// fails the call before anything is started.
+    ///
     /// - Throws: ``ServiceError``: no claimant, or the `UserActivityError` that ended it.
     func continueActivity(_ source: ActivitySource) async throws {
         let type = source.activityType
         let started = MonotonicClock.now
         let target: RegisteredApp
+        let prefetched: Prefetched?
         do {
-            target = try await claimingApp(for: source)
+            (target, prefetched) = try await claim(source)
         } catch ServiceError.noClaimant(let type, let team) {
             guard let url = source.webpageURL else { throw ServiceError.noClaimant(activityType: type, teamID: team) }
             logger.info("no app continues \(type); opening its web page in the browser")
@@ -112,12 +118,16 @@ final class ContinuationBroker {
         logger.info("continuing \(type) in \(target.appID) (\(target.busName), \(target.isVerified(for: type) ? "verified" : "unverified") for it)")
         // The app hears BeginContinuation (its willContinue runs) while the payload is on its
         // way: the two round trips overlap. CompleteContinuation goes only once both are done,
-        // on the same connection, so the app always sees Begin first.
+        // on the same connection, so the app always sees Begin first. A started app gets the
+        // payload fetched before its start.
         let begun = Task { @MainActor in
             _ = try await callApp(target.busName, "BeginContinuation", [.string(token), .string(type)], timeout: timeouts.call)
             return MonotonicClock.now
         }
-        let fetched = Task { @MainActor in (try await fetch(source), MonotonicClock.now) }
+        let fetched = Task { @MainActor in
+            if let prefetched { return (prefetched.bytes, prefetched.finished) }
+            return (try await fetch(source), MonotonicClock.now)
+        }
         let begunAt: Double
         do {
             begunAt = try await begun.value
@@ -144,7 +154,9 @@ final class ContinuationBroker {
         }
         let restored = MonotonicClock.now
         logger.info("\(target.appID) restored \(type)")
-        logger.debug("continuation timing (ms): claim \(Self.milliseconds(claimed - started)), BeginContinuation \(Self.milliseconds(begunAt - claimed)) beside fetch \(Self.milliseconds(fetchedAt - claimed)), CompleteContinuation \(Self.milliseconds(restored - max(begunAt, fetchedAt))), total \(Self.milliseconds(restored - started))")
+        // Where the app was started, the fetch came before the claim (which it is part of).
+        let fetchTime = prefetched.map { $0.finished - $0.started } ?? fetchedAt - claimed
+        logger.debug("continuation timing (ms): claim \(Self.milliseconds(claimed - started)), BeginContinuation \(Self.milliseconds(begunAt - claimed)) \(prefetched == nil ? "beside" : "after") fetch \(Self.milliseconds(fetchTime)), CompleteContinuation \(Self.milliseconds(restored - max(begunAt, fetchedAt))), total \(Self.milliseconds(restored - started))")
         switch source {
         case .local(let origin, let published):
             Task { @MainActor in await tellContinued(origin, published) }
@@ -152,6 +164,39 @@ final class ContinuationBroker {
             if let deviceID = offer.peerDeviceID { delegate?.continued(offer, from: deviceID) }
         case .payload:
             break
+        }
+    }
+
+    /// A payload fetched before the app to continue it was started, and when its fetch began
+    /// and ended.
+    private struct Prefetched {
+        let bytes: [UInt8]
+        let started: Double
+        let finished: Double
+    }
+
+    /// The app that continues the activity (``claimant(for:)``): a running one, or an installed
+    /// one started now. Before one is started, the payload is fetched and checked (``fetch(_:)``),
+    /// and nothing is started when that fails: the failure is thrown as
+    /// ``ServiceError/activity(_:)``.
+    private func claim(_ source: ActivitySource) async throws -> (app: RegisteredApp, prefetched: Prefetched?) {
+        switch try claimant(for: source) {
+        case .running(let app):
+            return (app, nil)
+        case .installed(let app):
+            let started = MonotonicClock.now
+            let bytes: [UInt8]
+            do {
+                bytes = try await fetch(source)
+            } catch {
+                let failure = ServiceError.userActivityError(from: error)
+                logger.info("continuation of \(source.activityType) failed before \(app.appID) was started: \(failure)")
+                throw ServiceError.activity(failure)
+            }
+            let prefetched = Prefetched(bytes: bytes, started: started, finished: MonotonicClock.now)
+            let target = try await launch(app, toContinue: source.activityType, teamID: source.teamID,
+                                          remote: source.comesFromAnotherDevice)
+            return (target, prefetched)
         }
     }
 
@@ -227,7 +272,7 @@ final class ContinuationBroker {
     /// Decodes a payload from outside, enforcing the size limit first.
     ///
     /// - Throws: ``ServiceError/activity(_:)`` with `userInfoTooLarge` (4611) over
-    ///   ``UserActivityPayload/maximumEncodedSize``, `invalidActivity` for a non-finite
+    ///   ``ActivityLimits/maximumEncodedSize``, `invalidActivity` for a non-finite
     ///   expiration, or the decoder's error for anything that is not an encoded activity.
     static func decode(_ bytes: [UInt8]) throws -> UserActivityPayload {
         try checked(bytes, reading: { try UserActivityPayload(decoding: $0) }, expiration: { $0.expirationDate })
@@ -238,8 +283,8 @@ final class ContinuationBroker {
     /// finite time.
     private static func checked<Read>(_ bytes: [UInt8], reading read: ([UInt8]) throws -> Read,
                                       expiration: (Read) -> Date?) throws -> Read {
-        guard bytes.count <= UserActivityPayload.maximumEncodedSize else {
-            throw ServiceError.activity(.userInfoTooLarge(size: bytes.count, limit: UserActivityPayload.maximumEncodedSize))
+        guard bytes.count <= ActivityLimits.maximumEncodedSize else {
+            throw ServiceError.activity(.userInfoTooLarge(size: bytes.count, limit: ActivityLimits.maximumEncodedSize))
         }
         let value: Read
         do {
@@ -247,32 +292,39 @@ final class ContinuationBroker {
         } catch {
             throw ServiceError.activity(ServiceError.userActivityError(from: error))
         }
-        if let date = expiration(value), !date.timeIntervalSince1970.isFinite {
+        if let date = expiration(value), !ActivityLimits.isValidExpirationDate(date) {
             throw ServiceError.activity(.invalidActivity("the expiration date is not a finite time"))
         }
         return value
+    }
+
+    /// The app that will continue an activity: one running, or one installed, to be started.
+    private enum Claimant {
+        case running(RegisteredApp)
+        case installed(InstalledApp)
     }
 
     /// The app that will continue the activity, in this order:
     ///
     /// 1. the preferred running app verified for its type (``AppRegistry/claimants(of:teamID:excluding:originAppID:)``:
     ///    of the origin's app id, then the most recently active, then the first registered);
-    /// 2. an installed one, started now, once it registered: verified for the type, or (for
-    ///    this user's own activity) the process batond started, whatever its verification;
+    /// 2. an installed one, to be started (``launch(_:toContinue:teamID:remote:)``) and
+    ///    taken once it registered: verified for the type, or (for this user's own activity)
+    ///    the process batond started, whatever its verification;
     /// 3. for this user's own activity only, the preferred running unverified claimant.
     ///
     /// So an app that cannot prove it is the claimant never goes before one that can, running
     /// or installed, and never receives another device's activity.
-    private func claimingApp(for source: ActivitySource) async throws -> RegisteredApp {
+    private func claimant(for source: ActivitySource) throws -> Claimant {
         let type = source.activityType
         let teamID = source.teamID
         let remote = source.comesFromAnotherDevice
         let running = registry.claimants(of: type, teamID: teamID, excluding: source.originBusName,
                                          originAppID: source.originAppID)
-        if let app = running.verified.first { return app }
+        if let app = running.verified.first { return .running(app) }
         let installed = InstalledApps.all().filter { $0.continues(type, forTeam: teamID) }
         if let app = installed.first(where: { $0.appID == source.originAppID }) ?? installed.first {
-            return try await launch(app, toContinue: type, teamID: teamID, remote: remote)
+            return .installed(app)
         }
         if !running.unverified.isEmpty {
             let names = running.unverified.map { "\($0.appID) (\($0.verification))" }.joined(separator: ", ")
@@ -281,7 +333,7 @@ final class ContinuationBroker {
                 throw ServiceError.noClaimant(activityType: type, teamID: teamID)
             }
             logger.info("no verified or installed app continues \(type); this user's own activity goes to an unverified claimant: \(names)")
-            return running.unverified[0]
+            return .running(running.unverified[0])
         }
         throw ServiceError.noClaimant(activityType: type, teamID: teamID)
     }
@@ -293,7 +345,7 @@ final class ContinuationBroker {
     private func launch(_ installed: InstalledApp, toContinue type: String, teamID: String?,
                         remote: Bool) async throws -> RegisteredApp {
         logger.info("starting \(installed.appID) to continue \(type)")
-        let started = try InstalledApps.launch(installed)
+        let started = try InstalledApps.launch(installed, toContinue: type)
         let appID = installed.appID
         func isStarted(_ app: RegisteredApp) -> Bool {
             started.map { InstalledApps.process(app.pid, isOrDescendsFrom: $0) } ?? false

@@ -86,20 +86,26 @@ enum InstalledApps {
         return nil
     }
 
-    /// Starts the app: D-Bus activation when its entry is `DBusActivatable`, else its `Exec`
-    /// line (GIO chooses).
+    /// Starts the app to continue an activity of `activityType`: D-Bus activation when its
+    /// entry is `DBusActivatable`, else its `Exec` line (GIO chooses). A process started from
+    /// its `Exec` line finds `BATON_LAUNCH_REASON=continue` and `BATON_CONTINUE_TYPE` in its
+    /// environment, so it knows why it was started (BatonGtk's `LaunchReason`).
     ///
     /// - Returns: the process started, or `nil` for D-Bus activation, which the bus starts.
     /// - Throws: ``ServiceError/activity(_:)`` with `handoffFailed` when it cannot start.
-    static func launch(_ app: InstalledApp) throws -> Int32? {
+    static func launch(_ app: InstalledApp, toContinue activityType: String) throws -> Int32? {
         guard let info = g_desktop_app_info_new_from_filename(app.desktopFile) else {
             throw ServiceError.activity(.handoffFailed("the desktop entry of \(app.appID) is gone"))
         }
         defer { g_object_unref(UnsafeMutableRawPointer(info)) }
+        let context = g_app_launch_context_new()
+        defer { g_object_unref(UnsafeMutableRawPointer(context)) }
+        g_app_launch_context_setenv(context, BatonService.launchReasonVariable, BatonService.launchReasonContinue)
+        g_app_launch_context_setenv(context, BatonService.launchActivityTypeVariable, activityType)
         var error: UnsafeMutablePointer<GError>?
         var started: Int32 = 0
         let launched = withUnsafeMutablePointer(to: &started) { pid in
-            g_desktop_app_info_launch_uris_as_manager(info, nil, nil, G_SPAWN_SEARCH_PATH, nil, nil, { _, child, data in
+            g_desktop_app_info_launch_uris_as_manager(info, nil, context, G_SPAWN_SEARCH_PATH, nil, nil, { _, child, data in
                 data?.assumingMemoryBound(to: Int32.self).pointee = child
             }, pid, &error)
         }
