@@ -23,9 +23,10 @@ if [ -z "$status" ]; then
     exit 1
 fi
 
-# The README's example, built and run as it stands there; the checks of the scripts themselves.
+# The README's example, built and run as it stands there; the documentation, whose symbol
+# links must all resolve; the checks of the scripts themselves.
 scripts_status=0
-for check in scripts/check-readme-example.sh scripts/tests/*.sh; do
+for check in scripts/check-readme-example.sh scripts/docs.sh scripts/tests/*.sh; do
     [ -f "$check" ] || continue
     echo "test: $check"
     if ! bash "$check"; then

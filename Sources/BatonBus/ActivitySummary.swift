@@ -35,12 +35,12 @@ public struct ActivitySummary: Hashable, Sendable {
                   expirationDate: activity.expirationDate)
     }
 
-    /// The summary as an app publishes it, within ``ActivityLimits`` so that batond never
-    /// refuses it for anything but its type (which ``UserActivity`` never makes current when
+    /// The summary as an app publishes it, within `ActivityLimits` so that batond never
+    /// refuses it for anything but its type (which `UserActivity` never makes current when
     /// it is invalid): its title cleaned (``UnsafeCharacters/cleaned(_:)``) and cut to
-    /// ``ActivityLimits/maximumTitleLength`` bytes between characters, a webpage URL batond
+    /// `ActivityLimits/maximumTitleLength` bytes between characters, a webpage URL batond
     /// would refuse left out, and an infinite expiration date made finite or nil
-    /// (``ActivityLimits/fittingExpirationDate(_:)``).
+    /// (`ActivityLimits/fittingExpirationDate(_:)`).
     public var cleaned: ActivitySummary {
         var summary = self
         summary.title = title.map { ActivityLimits.prefix(of: UnsafeCharacters.cleaned($0), bytes: ActivityLimits.maximumTitleLength) }
@@ -103,8 +103,8 @@ public struct ActivitySummary: Hashable, Sendable {
     }
 
     /// Throws unless `type` is a non-empty activity type of at most
-    /// ``ActivityLimits/maximumActivityTypeLength`` bytes without ``UnsafeCharacters``
-    /// (``ActivityLimits/isValidActivityType(_:)``).
+    /// `ActivityLimits/maximumActivityTypeLength` bytes without ``UnsafeCharacters``
+    /// (`ActivityLimits/isValidActivityType(_:)`).
     public static func checkActivityType(_ type: String) throws {
         guard ActivityLimits.isValidActivityType(type) else {
             let length = type.utf8.count > ActivityLimits.maximumActivityTypeLength
@@ -113,7 +113,7 @@ public struct ActivitySummary: Hashable, Sendable {
         }
     }
 
-    /// Throws unless `title` is at most ``ActivityLimits/maximumTitleLength`` bytes without
+    /// Throws unless `title` is at most `ActivityLimits/maximumTitleLength` bytes without
     /// ``UnsafeCharacters`` (control characters, bidirectional controls, line and paragraph
     /// separators).
     public static func checkTitle(_ title: String) throws {

@@ -2,14 +2,14 @@ import Baton
 import CGLib
 
 /// Every error Baton's D-Bus contract names, one row each: its number and its D-Bus error
-/// name. ``UserActivityError``s keep their ``UserActivityError/code``; the service's own
+/// name. `UserActivityError`s keep their `UserActivityError/code`; the service's own
 /// errors are numbered from 1. The rows are registered with GIO as the error domain
 /// ``domain`` (`g_dbus_error_register_error_domain`) in each process that sends a Baton
 /// error, so a `GError` made there from a Baton error name carries the domain and number; a
 /// program in another language gets the same by registering the same rows.
 ///
 /// An error also travels as a record (`a{sv}`): `code`, `reason`, and for
-/// ``UserActivityError/userInfoTooLarge(size:limit:)`` `size` and `limit`. It is
+/// `UserActivityError/userInfoTooLarge(size:limit:)` `size` and `limit`. It is
 /// `FailContinuation`'s argument and a peer's failure message, and it follows the message of
 /// an app's error replies to batond (``BatonGLib/BusMethodCall/fail(with:sendingRecord:)``),
 /// so nothing is read back out of a message's text. Other error replies carry the message

@@ -3,7 +3,7 @@ import BatonGLib
 
 /// The errors of Baton's D-Bus contract, each with its D-Bus error name.
 ///
-/// A ``UserActivityError`` travels as `org.baton.Error.<Case>` with its description as the
+/// A `UserActivityError` travels as `org.baton.Error.<Case>` with its description as the
 /// message; the others are errors of the request itself.
 public enum ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A continuation or fetch failed, for the reason the error gives.
@@ -136,7 +136,7 @@ public enum ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension BusMethodCall {
-    /// Answers with the D-Bus error of `error`: a ``ServiceError`` or ``UserActivityError``
+    /// Answers with the D-Bus error of `error`: a ``ServiceError`` or `UserActivityError`
     /// by its name, anything else as `org.baton.Error.HandoffFailed`.
     ///
     /// - Parameter sendingRecord: whether an activity error's record (``BatonErrorTable``)

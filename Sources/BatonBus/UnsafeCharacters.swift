@@ -9,7 +9,7 @@ import Baton
 /// U+202A–U+202E, U+2066–U+2069), which could make a device name read as another. batond
 /// refuses records and messages whose text fields hold any of them; `baton` shows them as
 /// U+FFFD where it prints text it did not check, and apps clean what they publish with
-/// ``cleaned(_:)``. The set itself is the core's, ``ActivityLimits/isUnsafe(_:)``, which
+/// ``cleaned(_:)``. The set itself is the core's, `ActivityLimits/isUnsafe(_:)`, which
 /// keeps activity types batond would refuse from becoming current.
 public enum UnsafeCharacters {
     /// Whether `scalar` is one of the unsafe characters.

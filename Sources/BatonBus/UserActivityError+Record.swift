@@ -3,7 +3,7 @@ import BatonGLib
 
 extension UserActivityError {
     /// The error as the `a{sv}` record of `FailContinuation`: code, reason, and for
-    /// ``userInfoTooLarge(size:limit:)`` the size and limit.
+    /// `userInfoTooLarge(size:limit:)` the size and limit.
     public var record: [String: BusValue] {
         var record: [String: BusValue] = ["code": .int32(Int32(code)), "reason": .string(reason)]
         if case .userInfoTooLarge(let size, let limit) = self {
@@ -14,7 +14,7 @@ extension UserActivityError {
     }
 
     /// Reads an error record (``BatonErrorTable``); an unknown code becomes
-    /// ``handoffFailed(_:)``.
+    /// `handoffFailed(_:)`.
     public init(record: [String: BusValue]) {
         self.init(code: Int(clamping: record["code"]?.integer ?? 4608), reason: record["reason"]?.string ?? "no reason given",
                   size: Int(clamping: record["size"]?.integer ?? 0),

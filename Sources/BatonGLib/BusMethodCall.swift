@@ -1,7 +1,7 @@
 import CGLib
 
 /// One incoming D-Bus method call, answered exactly once: the first ``reply(_:)`` or
-/// ``fail(name:message:)`` decides, later answers do nothing, and a call dropped without an
+/// ``fail(name:message:details:)`` decides, later answers do nothing, and a call dropped without an
 /// answer fails with `org.freedesktop.DBus.Error.Failed`, so a caller never waits forever.
 @MainActor
 public final class BusMethodCall {

@@ -3,9 +3,9 @@ import BatonGLib
 import CGLib
 import CGtk
 
-/// A `GtkApplicationWindow` that is a Baton ``Window``.
+/// A `GtkApplicationWindow` that is a Baton `Window`.
 ///
-/// Its ``Window/firstResponder`` follows GTK focus: the responder of the focused widget or
+/// Its `Window/firstResponder` follows GTK focus: the responder of the focused widget or
 /// its nearest ancestor with one (nil, meaning the window itself, when none has one). When
 /// the window is active in its ``BatonApplication`` it is the center's main window. Its
 /// next responder is its window controller, or the application. When GTK destroys the

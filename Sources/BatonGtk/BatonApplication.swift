@@ -4,7 +4,7 @@ import CGLib
 import CGtk
 import Logging
 
-/// A `GtkApplication` that is a Baton ``Application``: the last responder of every chain,
+/// A `GtkApplication` that is a Baton `Application`: the last responder of every chain,
 /// and where incoming activities enter.
 ///
 /// Creating one installs a ``GLibScheduler`` as the center's scheduler, so elections and
@@ -53,11 +53,14 @@ open class BatonApplication: Application {
     /// Windows kept alive from creation until GTK destroys them.
     private var windows: [ApplicationWindow] = []
 
+    /// GApplication's default flags: one process per session (D-Bus uniqueness), a second
+    /// launch passes its activation to the first. The default of ``init(applicationID:flags:center:)``.
+    public static let defaultFlags = G_APPLICATION_DEFAULT_FLAGS
     /// Flags for an application where every launch is its own process (no D-Bus uniqueness).
     public static let nonUniqueFlags = G_APPLICATION_NON_UNIQUE
 
     /// Creates the application with a reverse-DNS `applicationID`.
-    public init(applicationID: String, flags: GApplicationFlags = G_APPLICATION_DEFAULT_FLAGS,
+    public init(applicationID: String, flags: GApplicationFlags = BatonApplication.defaultFlags,
                 center: ActivityCenter = .shared) {
         gtkApplication = gtk_application_new(applicationID, flags)
         launchReason = LaunchReason.takeFromEnvironment()

@@ -6,13 +6,13 @@ import Logging
 
 /// The app's link to batond, the per-user continuity service: it registers the app,
 /// publishes each election's result, saves activities when asked, and turns incoming
-/// continuations into ``Application/beginContinuation(activityType:)``,
-/// ``Continuation/complete(with:)`` and ``Continuation/fail(with:)``.
+/// continuations into `Application/beginContinuation(activityType:)`,
+/// `Continuation/complete(with:)` and `Continuation/fail(with:)`.
 ///
 /// Without a session bus or a running service the app runs normally, without Handoff: one
 /// log line says so, and the client connects as soon as the service appears. The client
 /// registers, publishes and answers calls to the app's `org.baton.Application1` object only
-/// once the current owner of `org.baton.Daemon` proved to be batond (``ServiceOwnerCheck``),
+/// once the current owner of `org.baton.Daemon` proved to be batond (`ServiceOwnerCheck`),
 /// so a process that took the name while batond was down never gets the app's activities.
 @MainActor
 public final class HandoffClient {

@@ -11,9 +11,29 @@ import CGtk
 /// controller and the application), so reparenting a widget re-links the chain by itself.
 /// When GTK destroys the widget, the responder lets go of its activity, which is then
 /// invalidated unless another owner holds it.
+///
+/// The class is final: give a widget's activity its data with ``updateHandler`` (run where a
+/// subclass would override `updateUserActivityState`, in each update pass after `userInfo`
+/// was emptied) and take it back with ``restoreHandler``:
+///
+/// ```swift
+/// let responder = WidgetResponder.attach(to: searchEntry)
+/// responder.userActivity = UserActivity(activityType: "org.example.search")
+/// responder.updateHandler = { activity in
+///     activity.addUserInfoEntries(from: ["query": .string(String(cString: gtk_editable_get_text(OpaquePointer(searchEntry))))])
+/// }
+/// responder.markNeedsSaveOnChange(of: searchEntry)
+/// ```
 @MainActor
 public final class WidgetResponder: Responder {
     static let dataKey = "baton-widget-responder"
+
+    /// Fills the activity this responder owns, in each update pass (its
+    /// `updateUserActivityState`).
+    public var updateHandler: (@MainActor (UserActivity) -> Void)?
+    /// Puts a continued activity's state into the widget (its `restoreUserActivityState`),
+    /// when the responder is handed to a restoration handler.
+    public var restoreHandler: (@MainActor (UserActivity) -> Void)?
 
     /// The widget, until GTK destroys it.
     public private(set) var widget: UnsafeMutablePointer<GtkWidget>?
@@ -75,6 +95,14 @@ public final class WidgetResponder: Responder {
             return ApplicationWindow.attached(to: UnsafeMutableRawPointer(root))
         }
         set { super.nextResponder = newValue }
+    }
+
+    public override func updateUserActivityState(_ userActivity: UserActivity) {
+        updateHandler?(userActivity)
+    }
+
+    public override func restoreUserActivityState(_ userActivity: UserActivity) {
+        restoreHandler?(userActivity)
     }
 
     private func widgetWasDestroyed() {

@@ -40,6 +40,36 @@ final class EditingUpdateTests: GtkTestCase {
         XCTAssertEqual(delegate.willSaveCount, before + 3, "one pass per idle")
     }
 
+    func testAWidgetResponderFillsAndRestoresThroughItsHandlers() async throws {
+        try setUpApplication()
+        let (window, box) = makeWindow()
+        let entry = gtk_entry_new()!
+        append(entry, to: box)
+        let responder = WidgetResponder.attach(to: entry, center: center)
+        responder.markNeedsSaveOnChange(of: entry)
+        let search = UserActivity(activityType: "org.example.search", center: center)
+        responder.userActivity = search
+        responder.updateHandler = { activity in
+            let text = gtk_editable_get_text(OpaquePointer(entry)).map { String(cString: $0) } ?? ""
+            activity.addUserInfoEntries(from: ["query": .string(text)])
+        }
+        responder.restoreHandler = { activity in
+            gtk_editable_set_text(OpaquePointer(entry), activity.userInfo["query"]?.stringValue ?? "")
+        }
+        window.present()
+        gtk_widget_grab_focus(entry)
+        XCTAssertTrue(spin(until: { self.center.currentActivity === search }))
+
+        gtk_editable_set_text(OpaquePointer(entry), "lunch")
+        drainMainLoop()
+        XCTAssertEqual(search.userInfo["query"]?.stringValue, "lunch", "the update pass ran the handler")
+
+        let continued = UserActivity(activityType: "org.example.search", center: center)
+        continued.userInfo = ["query": "dinner"]
+        responder.restoreUserActivityState(continued)
+        XCTAssertEqual(gtk_editable_get_text(OpaquePointer(entry)).map { String(cString: $0) }, "dinner")
+    }
+
     func testTextViewEditsAreSavedByTheOwner() async throws {
         try setUpApplication()
         let (window, box) = makeWindow()

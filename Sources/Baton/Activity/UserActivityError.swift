@@ -20,7 +20,7 @@ public enum UserActivityError: Error, Hashable, Sendable {
     case userInfoTooLarge(size: Int, limit: Int)
     /// A value could not be turned into a `userInfo`, or a `userInfo` into the requested type.
     case invalidUserInfo(String)
-    /// Bytes given to ``UserActivityPayload/init(decoding:)`` are not an encoded activity.
+    /// Bytes given to ``UserActivityPayload/init(decoding:)-(Data)`` are not an encoded activity.
     case malformedPayload(String)
     /// The activity cannot be encoded: an empty type, a text field over
     /// ``UserActivityPayload/maximumFieldLength``, or more than

@@ -39,7 +39,7 @@ extension UserActivityPayload {
         return writer.bytes.count
     }
 
-    /// Encodes the payload in Baton's binary format. What it writes, ``init(decoding:)``
+    /// Encodes the payload in Baton's binary format. What it writes, ``init(decoding:)-(Data)``
     /// reads back; what the decoder would refuse, it refuses here, so a sender learns of a
     /// problem before the receiver does.
     ///

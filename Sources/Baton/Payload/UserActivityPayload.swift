@@ -3,12 +3,12 @@ import Foundation
 /// Everything one activity carries across devices, as a value: what the service moves
 /// between processes and over the network.
 ///
-/// ``encoded()`` writes Baton's compact binary format (version 1); ``init(decoding:)``
+/// ``encoded()`` writes Baton's compact binary format (version 1); ``init(decoding:)-(Data)``
 /// reads it back and throws on anything else, whatever the bytes: it never traps.
 public struct UserActivityPayload: Hashable, Sendable {
     /// The format version that ``encoded()`` writes.
     public static let formatVersion: UInt8 = 1
-    /// The largest encoded payload ``init(decoding:)`` accepts: the `userInfo` limit plus
+    /// The largest encoded payload ``init(decoding:)-(Data)`` accepts: the `userInfo` limit plus
     /// room for the other fields.
     public static let maximumEncodedSize = UserActivity.maximumUserInfoSize + 16 * 1024
     /// The longest activity type, title, keyword or URL, in UTF-8 bytes.
