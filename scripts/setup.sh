@@ -15,6 +15,9 @@ packages=(
     iproute2            # ip netns and veth for the two-namespace test
     imagemagick         # screenshots of windows under Xvfb (import -window root)
     xdotool             # scripted typing into windows under Xvfb
+    sway                # headless Wayland compositor for the Wayland GTK tests (run as an unprivileged user)
+    wtype               # virtual keyboard and scripted typing under sway
+    grim                # screenshots of the sway session (wlr-screencopy)
 )
 
 missing=()
@@ -157,5 +160,11 @@ if [ "$swift_version_status" -ne 0 ] || [ -z "$swift_version_line" ]; then
 fi
 unset -f _baton_setup_package_for_library _baton_setup_toolchain_failure
 unset swift_version_output swift_version_status swift_version_candidate
+# Package.swift says swift-tools-version 6.1: an older toolchain runs but cannot build.
+if [[ "$swift_version_line" =~ Swift\ version\ ([0-9]+)\.([0-9]+) ]] \
+    && { [ "${BASH_REMATCH[1]}" -lt 6 ] || { [ "${BASH_REMATCH[1]}" -eq 6 ] && [ "${BASH_REMATCH[2]}" -lt 1 ]; }; }; then
+    echo "setup: Baton needs Swift 6.1 or newer; the toolchain on PATH is ${BASH_REMATCH[1]}.${BASH_REMATCH[2]} ($swift_version_line). Install a newer one from swift.org." >&2
+    exit 1
+fi
 echo "setup: ready ($swift_version_line)"
 unset swift_version_line

@@ -108,7 +108,12 @@ open class BatonApplication: Application {
         launchObservation = center.addObserver { [weak self] event in
             switch event {
             case .failed:
-                GLibSources.once(after: 0) { [weak self] in self?.activateIfWindowless() }
+                // A continuation superseded by a newer one fails too: only show the app
+                // when none is left under way.
+                GLibSources.once(after: 0) { [weak self] in
+                    guard let self, !isContinuing else { return }
+                    activateIfWindowless()
+                }
             case .restored:
                 self?.launchObservation = nil
                 self?.releaseLaunchHold()
@@ -116,9 +121,19 @@ open class BatonApplication: Application {
                 break
             }
         }
+        armLaunchContinuationTimer()
+    }
+
+    /// Shows the app if, after ``launchContinuationWait``, no continuation is under way and
+    /// none was restored; while one is, waits again.
+    private func armLaunchContinuationTimer() {
         GLibSources.once(after: Self.launchContinuationWait) { [weak self] in
-            guard let self, launchObservation != nil, !isContinuing else { return }
-            activateIfWindowless()
+            guard let self, launchObservation != nil else { return }
+            if isContinuing {
+                armLaunchContinuationTimer()
+            } else {
+                activateIfWindowless()
+            }
         }
     }
 
@@ -167,15 +182,17 @@ open class BatonApplication: Application {
     /// instance, registered with the service, is the one that continues) and logs why.
     public func run(arguments: [String] = CommandLine.arguments) -> Int32 {
         MainQueueBridge.install()
-        do {
-            try register()
-        } catch {
-            Logger(label: "baton.application").error("\(applicationID) cannot start: \(error)")
-            return 1
-        }
-        if isRemote {
-            handoff?.noteSecondInstance()
-            if launchReason.isContinuation { return 0 }
+        if launchReason.isContinuation {
+            do {
+                try register()
+            } catch {
+                Logger(label: "baton.application").error("\(applicationID) cannot start: \(error)")
+                return 1
+            }
+            if isRemote {
+                handoff?.noteSecondInstance()
+                return 0
+            }
         }
         var cArguments = arguments.map { strdup($0) }
         defer { cArguments.forEach { free($0) } }

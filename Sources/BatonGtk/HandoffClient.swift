@@ -144,9 +144,9 @@ public final class HandoffClient {
         case .becameCurrent, .resigned, .summaryChanged, .invalidated:
             schedulePublication()
         case .willContinue:
-            holdPublication(for: PendingContinuation.restorationWait)
+            holdPublication(for: continuationTimeout)
         case .continued:
-            holdPublication(for: Self.restoredPublicationWait)
+            holdPublication(for: PendingContinuation.restorationWait)
         case .restored:
             releasePublication(savingCurrent: true)
         case .failed:
@@ -155,9 +155,6 @@ public final class HandoffClient {
             break
         }
     }
-
-    /// How long, in seconds, publishing waits after a delivery for the restoration handler.
-    static let restoredPublicationWait: Double = 2
 
     private func holdPublication(for seconds: Double) {
         holdsPublication = true
@@ -257,7 +254,7 @@ public final class HandoffClient {
         do {
             call.reply([.bytes(try activity.payload.encodedBytes())])
         } catch {
-            logger.warning("“\(activity.title ?? activity.activityType)” cannot be sent to the device continuing it: \(error)")
+            logger.warning("the current \(activity.activityType) activity cannot be sent to the device continuing it: \(error)")
             center.reportSendFailure(activity, error: error)
             call.fail(with: error, sendingRecord: true)
         }
@@ -342,12 +339,12 @@ extension BatonApplication {
     public func enableHandoff(teamIdentifier: String, activityTypes: [String]) -> HandoffClient {
         if let handoff { return handoff }
         let client = HandoffClient(application: self, teamIdentifier: teamIdentifier, activityTypes: activityTypes)
-        handoff = client
         if let invalid = activityTypes.first(where: { !ActivityLimits.isValidActivityType($0) }) {
             Logger(label: "baton.handoff").error(
-                "Handoff is off: “\(invalid)” is not an activity type the Baton service accepts (non-empty, at most \(ActivityLimits.maximumActivityTypeLength) bytes, no control characters)")
+                "Handoff is off: \(invalid.debugDescription) is not an activity type the Baton service accepts (non-empty, at most \(ActivityLimits.maximumActivityTypeLength) bytes, no control characters)")
             return client
         }
+        handoff = client
         if hasStartedUp { client.start() } else if isRemote { client.noteSecondInstance() }
         return client
     }

@@ -85,7 +85,9 @@ public final class StateRestoration {
     }
 
     /// Continues each saved activity through the application delegate (`willContinue`,
-    /// then `continue` with a restoration handler). Returns how many were continued.
+    /// then `continue` with a restoration handler), without disturbing a continuation that
+    /// is pending (``Application/beginRestoration(activityType:)``). Returns how many were
+    /// continued; one the delegate declines, or that finds no delegate, is logged.
     ///
     /// A file that cannot be read or decoded, is not a regular file, or is larger than an
     /// encoded activity can be, is logged and skipped; it is removed at the next save.
@@ -101,9 +103,12 @@ public final class StateRestoration {
             do {
                 let payload = try UserActivityPayload(decoding: Self.readSavedFile(file))
                 let activity = try UserActivity(payload: payload, center: application.center)
-                let continuation = application.beginContinuation(activityType: payload.activityType)
-                continuation.complete(with: activity)
-                restored += 1
+                let continuation = application.beginRestoration(activityType: payload.activityType)
+                if continuation.complete(with: activity, whenRestored: nil) {
+                    restored += 1
+                } else {
+                    logger.warning("the window saved in \(name) was not restored: \(continuation.error.map { "\($0)" } ?? "no outcome")")
+                }
             } catch {
                 logger.error("cannot restore \(file.path): \(error)")
             }

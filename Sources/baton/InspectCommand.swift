@@ -52,38 +52,22 @@ struct InspectCommand: ParsableCommand {
         }
         for key in payload.userInfo.keys.sorted() {
             guard let value = payload.userInfo[key] else { continue }
-            if let (place, why) = unshowable(value) {
-                return "\(UserInfoPath.describe([.key(key)] + place.reversed())): \(why), which JSON cannot hold"
+            if let place = UserInfoPath.firstPlace(in: value, where: { value, _ in whyUnshowable(value) }) {
+                return "\(UserInfoPath.describe([.key(key)] + place.steps.reversed())): \(place.reason), which JSON cannot hold"
             }
         }
         return nil
     }
 
-    /// The first value in `value` that JSON cannot hold: the steps down to it, last step
-    /// first, and what it is.
-    private static func unshowable(_ value: UserInfoValue) -> ([UserInfoPath.Step], String)? {
+    /// Why JSON cannot hold `value` itself (not its members), or nil when it can.
+    private static func whyUnshowable(_ value: UserInfoValue) -> String? {
         switch value {
         case .double(let number) where !number.isFinite:
-            return ([], "the number \(number) is not finite")
+            return "the number \(number) is not finite"
         case .date(let date) where !date.timeIntervalSinceReferenceDate.isFinite:
-            return ([], "the date \(date.timeIntervalSinceReferenceDate) is not a finite time")
-        case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                if var found = unshowable(element) {
-                    found.0.append(.index(index))
-                    return found
-                }
-            }
-        case .dictionary(let entries):
-            for key in entries.keys.sorted() {
-                if let entry = entries[key], var found = unshowable(entry) {
-                    found.0.append(.key(key))
-                    return found
-                }
-            }
+            return "the date \(date.timeIntervalSinceReferenceDate) is not a finite time"
         default:
-            break
+            return nil
         }
-        return nil
     }
 }

@@ -307,6 +307,18 @@ final class ContinuationTests: XCTestCase {
         XCTAssertEqual(restored, 1)
     }
 
+    func testARestorationDuringAContinuationLeavesItPending() async throws {
+        let (center, _, application, delegate) = makeApplication()
+        let incoming = application.beginContinuation(activityType: type)
+        let saved = application.beginRestoration(activityType: "org.example.mail.read")
+        XCTAssertTrue(saved.complete(with: UserActivity(activityType: "org.example.mail.read", center: center),
+                                     whenRestored: nil))
+        XCTAssertFalse(incoming.isFinished, "a window restored at launch does not cancel the continuation")
+        XCTAssertTrue(application.isContinuing)
+        incoming.complete(with: UserActivity(activityType: type, center: center))
+        XCTAssertEqual(outcomes(delegate.calls), [.didContinue("org.example.mail.read"), .didContinue(type)])
+    }
+
     func testSendFailureReachesTheDelegate() async throws {
         let (center, _, application, delegate) = makeApplication()
         let activity = UserActivity(activityType: type, center: center)

@@ -103,7 +103,19 @@ case "$output" in
     *) fail "a silent swift: unclear message: $output" ;;
 esac
 
-# Case 4: the toolchain on PATH, when there is one that runs, still passes.
+# Case 4: a swift too old for the package's swift-tools-version 6.1.
+mkdir -p "$work/old/bin"
+printf '#!/bin/sh\necho "Swift version 6.0.3 (swift-6.0.3-RELEASE)"\n' >"$work/old/bin/swift"
+chmod +x "$work/old/bin/swift"
+run_setup "$work/old/bin"
+if [ "$status" -ne 1 ]; then fail "an old swift: exit status $status, not 1: $output"; fi
+case "$output" in
+    *"setup: ready"* | *"the caller went on"*) fail "an old swift was accepted: $output" ;;
+    *"needs Swift 6.1 or newer"*"6.0"*) pass "an old swift: exit 1, names the version needed and the one found" ;;
+    *) fail "an old swift: unclear message: $output" ;;
+esac
+
+# Case 5: the toolchain on PATH, when there is one that runs, still passes.
 if command -v swift >/dev/null 2>&1 && swift --version 2>/dev/null | grep -q "Swift version"; then
     run_setup "$(dirname "$(command -v swift)")"
     case "$status:$output" in

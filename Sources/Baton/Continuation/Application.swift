@@ -36,6 +36,17 @@ open class Application: Responder {
         return continuation
     }
 
+    /// Starts delivering a saved activity of this app itself (state restoration at launch):
+    /// as ``beginContinuation(activityType:)``, the delegate's `willContinue…` runs at once
+    /// and the continuation ends in exactly one outcome, but it neither cancels a
+    /// continuation that is pending (one from another device, say) nor takes its place.
+    public func beginRestoration(activityType: String) -> Continuation {
+        let continuation = Continuation(activityType: activityType, application: self)
+        center.emit(.willContinue(activityType: activityType))
+        _ = delegate?.application(self, willContinueUserActivityWithType: activityType)
+        return continuation
+    }
+
     func continuationDidFinish(_ continuation: Continuation) {
         if pendingContinuation === continuation { pendingContinuation = nil }
     }

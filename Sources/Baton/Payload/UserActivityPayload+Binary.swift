@@ -61,9 +61,9 @@ extension UserActivityPayload {
             throw UserActivityError.invalidActivity("the activity type is empty")
         }
         for (key, value) in userInfo {
-            if let place = Self.placeTooDeep(in: value, depth: 0) {
+            if let place = UserInfoPath.firstPlace(in: value, where: { $1 >= Self.maximumNesting ? "too deep" : nil }) {
                 throw UserActivityError.invalidUserInfo(
-                    "\(UserInfoPath.describe([.key(key)] + place.reversed())) is nested deeper than \(Self.maximumNesting) levels")
+                    "\(UserInfoPath.describe([.key(key)] + place.steps.reversed())) is nested deeper than \(Self.maximumNesting) levels")
             }
         }
         var info = BinaryWriter()
@@ -156,33 +156,6 @@ extension UserActivityPayload {
             expirationDate = flags & Flag.expiration != 0
                 ? Date(timeIntervalSinceReferenceDate: try reader.double()) : nil
         }
-    }
-
-    /// Where in `value`, at `depth`, a value sits deeper than the decoder reads
-    /// (``maximumNesting``): the steps down to it, last step first, or nil when none does.
-    /// The steps are gathered on the way back up, so a payload within the limit costs no more
-    /// than the walk.
-    private static func placeTooDeep(in value: UserInfoValue, depth: Int) -> [UserInfoPath.Step]? {
-        guard depth < maximumNesting else { return [] }
-        switch value {
-        case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                if var place = placeTooDeep(in: element, depth: depth + 1) {
-                    place.append(.index(index))
-                    return place
-                }
-            }
-        case .dictionary(let entries):
-            for (key, entry) in entries {
-                if var place = placeTooDeep(in: entry, depth: depth + 1) {
-                    place.append(.key(key))
-                    return place
-                }
-            }
-        default:
-            break
-        }
-        return nil
     }
 
     /// Decodes a payload written by ``encoded()``.

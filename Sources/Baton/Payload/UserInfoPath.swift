@@ -30,4 +30,33 @@ public enum UserInfoPath {
         }
         return text
     }
+
+    /// The first place in `value`, at `depth`, where `reason` finds something wrong (it is
+    /// given each value and its depth, `value` itself first), and what: the steps down to it,
+    /// last step first, or nil when nothing is. The steps are gathered on the way back up, so
+    /// a value with nothing wrong costs the walk and no allocation. Dictionaries are walked
+    /// in their own order.
+    public static func firstPlace(in value: UserInfoValue, depth: Int = 0,
+                                  where reason: (UserInfoValue, Int) -> String?) -> (steps: [Step], reason: String)? {
+        if let found = reason(value, depth) { return ([], found) }
+        switch value {
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                if var place = firstPlace(in: element, depth: depth + 1, where: reason) {
+                    place.steps.append(.index(index))
+                    return place
+                }
+            }
+        case .dictionary(let entries):
+            for (key, entry) in entries {
+                if var place = firstPlace(in: entry, depth: depth + 1, where: reason) {
+                    place.steps.append(.key(key))
+                    return place
+                }
+            }
+        default:
+            break
+        }
+        return nil
+    }
 }
