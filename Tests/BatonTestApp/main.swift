@@ -7,6 +7,7 @@ import Foundation
 ///     BatonTestApp notification-server --log FILE [--invoke ACTION]
 ///     BatonTestApp register --count N [--app-id ID] [--team T] [--types a,b]
 ///     BatonTestApp impostor-daemon
+///     BatonTestApp fake-systemd --log FILE [--fail]
 ///
 /// `app` appends " (active)" to its note on SIGUSR1, as a user typing would, and gives its
 /// activity a summary the service refuses on SIGUSR2; on SIGWINCH it retitles its activity ten
@@ -33,8 +34,9 @@ let status: Int32 = MainActor.assumeIsolated {
                                              teamID: option("--team") ?? "org.baton.test",
                                              types: (option("--types") ?? "org.baton.test.note").split(separator: ",").map(String.init))
     case "impostor-daemon": return runImpostorDaemon()
+    case "fake-systemd": return runFakeSystemd(log: option("--log") ?? "/dev/null", fail: arguments.contains("--fail"))
     default:
-        FileHandle.standardError.write(Data("usage: BatonTestApp app|notification-server|register|impostor-daemon [options]\n".utf8))
+        FileHandle.standardError.write(Data("usage: BatonTestApp app|notification-server|register|impostor-daemon|fake-systemd [options]\n".utf8))
         return 64
     }
 }

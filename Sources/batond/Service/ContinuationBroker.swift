@@ -345,8 +345,10 @@ final class ContinuationBroker {
     private func launch(_ installed: InstalledApp, toContinue type: String, teamID: String?,
                         remote: Bool) async throws -> RegisteredApp {
         logger.info("starting \(installed.appID) to continue \(type)")
-        let started = try InstalledApps.launch(installed, toContinue: type)
+        let started = try await AppLauncher(connection: connection, logger: logger).launch(installed, toContinue: type)
         let appID = installed.appID
+        // Reaped only once no registration is matched against its pid any more.
+        defer { if let started { AppLauncher.reap(started, appID: appID, logger: logger) } }
         func isStarted(_ app: RegisteredApp) -> Bool {
             started.map { InstalledApps.process(app.pid, isOrDescendsFrom: $0) } ?? false
         }

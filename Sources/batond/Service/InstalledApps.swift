@@ -87,9 +87,15 @@ enum InstalledApps {
     }
 
     /// Starts the app to continue an activity of `activityType`: D-Bus activation when its
-    /// entry is `DBusActivatable`, else its `Exec` line (GIO chooses). A process started from
-    /// its `Exec` line finds `BATON_LAUNCH_REASON=continue` and `BATON_CONTINUE_TYPE` in its
-    /// environment, so it knows why it was started (BatonGtk's `LaunchReason`).
+    /// entry is `DBusActivatable` (GIO asks the bus, which starts it), else its `Exec` line,
+    /// spawned detached from batond: the process calls `setsid()` before `exec`, so it leads a
+    /// session and process group of its own, and no signal meant for batond's (a terminal's
+    /// hangup, a group kill) reaches it. It stays batond's child, unreaped, so its pid cannot
+    /// be reused while batond matches registrations against it: reap it with
+    /// ``AppLauncher/reap(_:appID:logger:)``. A process started from its `Exec` line finds
+    /// `BATON_LAUNCH_REASON=continue` and `BATON_CONTINUE_TYPE` in its environment, so it knows
+    /// why it was started (BatonGtk's `LaunchReason`). ``AppLauncher`` chooses the route and
+    /// calls this.
     ///
     /// - Returns: the process started, or `nil` for D-Bus activation, which the bus starts.
     /// - Throws: ``ServiceError/activity(_:)`` with `handoffFailed` when it cannot start.
@@ -104,8 +110,11 @@ enum InstalledApps {
         g_app_launch_context_setenv(context, BatonService.launchActivityTypeVariable, activityType)
         var error: UnsafeMutablePointer<GError>?
         var started: Int32 = 0
+        // One fork, no intermediate child: the pid GIO reports is the app's own, batond's
+        // child until reaped.
+        let flags = GSpawnFlags(rawValue: G_SPAWN_SEARCH_PATH.rawValue | G_SPAWN_DO_NOT_REAP_CHILD.rawValue)
         let launched = withUnsafeMutablePointer(to: &started) { pid in
-            g_desktop_app_info_launch_uris_as_manager(info, nil, context, G_SPAWN_SEARCH_PATH, nil, nil, { _, child, data in
+            g_desktop_app_info_launch_uris_as_manager(info, nil, context, flags, detachInChild, nil, { _, child, data in
                 data?.assumingMemoryBound(to: Int32.self).pointee = child
             }, pid, &error)
         }
@@ -113,6 +122,12 @@ enum InstalledApps {
             throw ServiceError.activity(.handoffFailed("\(app.appID) could not be started: \(BusError(taking: error).message)"))
         }
         return started > 0 ? started : nil
+    }
+
+    /// Runs in the forked child before `exec`: a new session and process group. Only
+    /// async-signal-safe calls belong here (batond has threads), and `setsid()` is one.
+    private static let detachInChild: GSpawnChildSetupFunc = { _ in
+        _ = setsid()
     }
 
     /// Whether process `pid` is `ancestor` or runs under it (a wrapper script's child, say),
