@@ -1,31 +1,184 @@
 #!/usr/bin/env bash
 # Builds batond, baton and MailComposer in release mode and installs them for the current
-# user: binaries in ~/.local/bin, the D-Bus service file (so the bus starts batond on
-# demand), the systemd user unit, and MailComposer's desktop entry (so batond can launch it).
-# PREFIX=/some/where changes where the binaries go (~/.local by default); the service file,
-# unit and desktop entry always go where the session looks for them.
+# user, so that batond runs with the graphical session:
+#   binaries              $PREFIX/bin (PREFIX is ~/.local by default): batond, baton, MailComposer
+#   D-Bus activation      $XDG_DATA_HOME/dbus-1/services/org.baton.Daemon.service
+#   systemd user unit     $XDG_CONFIG_HOME/systemd/user/batond.service, enabled: linked from
+#                         graphical-session.target.wants/ (`systemctl --user enable` when a user
+#                         manager runs, the same link made here when none does)
+#   autostart entry       $XDG_CONFIG_HOME/autostart/org.baton.Daemon.desktop, for sessions that
+#                         do not start systemd user units (systemd-run sessions skip it)
+#   batond's entry, icon  $XDG_DATA_HOME/applications/org.baton.Daemon.desktop (hidden from menus),
+#                         $XDG_DATA_HOME/icons/hicolor/{scalable,symbolic}/apps/org.baton.Daemon*.svg
+#   MailComposer's entry  $XDG_DATA_HOME/applications/org.example.MailComposer.desktop
+#   completions           bash: $XDG_DATA_HOME/bash-completion/completions/, zsh:
+#                         $XDG_DATA_HOME/zsh/site-functions/, fish: $XDG_CONFIG_HOME/fish/completions/
+#   manual pages          $PREFIX/share/man/man1/baton.1 and batond.1
+# XDG_DATA_HOME and XDG_CONFIG_HOME default to ~/.local/share and ~/.config. With HOME and
+# those set elsewhere, everything goes there (the tests install into a temporary HOME).
+# scripts/uninstall-service.sh removes all of it; `--list-files` prints what is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
+
+usage() {
+    cat <<'EOF'
+usage: scripts/install-service.sh [--binaries DIR] [--list-files]
+  --binaries DIR  install the batond, baton and MailComposer already built in DIR (such as
+                  `swift build --show-bin-path`) instead of building them in release mode
+  --list-files    print every path the installation makes, one a line, and exit
+EOF
+}
+
+binaries=""
+list_only=false
+while (($#)); do
+    case "$1" in
+        --binaries) binaries=${2:-}; [ -n "$binaries" ] || { usage >&2; exit 2; }; shift 2 ;;
+        --binaries=*) binaries=${1#--binaries=}; shift ;;
+        --list-files) list_only=true; shift ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "install-service: unknown argument $1" >&2; usage >&2; exit 2 ;;
+    esac
+done
 
 prefix="${PREFIX:-$HOME/.local}"
 bindir="$prefix/bin"
+mandir="$prefix/share/man"
 data="${XDG_DATA_HOME:-$HOME/.local/share}"   # where the session bus and desktops look
 config="${XDG_CONFIG_HOME:-$HOME/.config}"
+unitdir="$config/systemd/user"
+wants="$unitdir/graphical-session.target.wants"
+resources=Sources/batond/Resources
+programs=(batond baton MailComposer)
 
-swift build -c release --product batond
-swift build -c release --product baton
-swift build -c release --product MailComposer
-bin="$(swift build -c release --show-bin-path)"
+# Every path the installation makes (a folder only for MailComposer's resources); the
+# uninstaller removes exactly these.
+installed_files() {
+    local program
+    for program in "${programs[@]}"; do echo "$bindir/$program"; done
+    echo "$bindir/Baton_MailComposer.resources"
+    echo "$data/dbus-1/services/org.baton.Daemon.service"
+    echo "$unitdir/batond.service"
+    echo "$wants/batond.service"
+    echo "$config/autostart/org.baton.Daemon.desktop"
+    echo "$data/applications/org.baton.Daemon.desktop"
+    echo "$data/applications/org.example.MailComposer.desktop"
+    echo "$data/icons/hicolor/scalable/apps/org.baton.Daemon.svg"
+    echo "$data/icons/hicolor/symbolic/apps/org.baton.Daemon-symbolic.svg"
+    for program in baton batond; do
+        echo "$data/bash-completion/completions/$program"
+        echo "$data/zsh/site-functions/_$program"
+        echo "$config/fish/completions/$program.fish"
+        echo "$mandir/man1/$program.1"
+    done
+}
 
-install -d "$bindir" "$data/dbus-1/services" "$config/systemd/user" "$data/applications" "$bindir/Baton_MailComposer.resources"
-install -m 0755 "$bin/batond" "$bin/baton" "$bin/MailComposer" "$bindir/"
-cp -R "$bin/Baton_MailComposer.resources/." "$bindir/Baton_MailComposer.resources/"
-sed "s|@bindir@|$bindir|g" Sources/batond/Resources/org.baton.Daemon.service > "$data/dbus-1/services/org.baton.Daemon.service"
-sed "s|@bindir@|$bindir|g" Sources/batond/Resources/batond.service > "$config/systemd/user/batond.service"
-sed "s|^Exec=MailComposer|Exec=$bindir/MailComposer|" Examples/MailComposer/Resources/org.example.MailComposer.desktop \
-    > "$data/applications/org.example.MailComposer.desktop"
-if command -v systemctl >/dev/null 2>&1 && systemctl --user daemon-reload 2>/dev/null; then
-    echo "install: systemd user unit installed (batond.service)"
+if $list_only; then
+    installed_files
+    exit 0
 fi
-echo "install: done. Try: $bindir/baton status"
+
+# The path goes unquoted into Exec= lines of desktop entries and the unit's ExecStart=.
+case "$bindir" in
+    *[[:space:]\"\'\\\$%\`]*)
+        echo "install-service: $bindir has spaces or quoting characters; choose another PREFIX" >&2
+        exit 1 ;;
+esac
+
+if [ -n "$binaries" ]; then
+    bin=$binaries   # built by the caller, who has what they need; swift is not run
+else
+    source scripts/setup.sh
+    for program in "${programs[@]}"; do swift build -c release --product "$program"; done
+    bin="$(swift build -c release --show-bin-path)"
+fi
+for program in "${programs[@]}"; do
+    if [ ! -x "$bin/$program" ]; then
+        echo "install-service: $bin/$program is missing: build it first (swift build --product $program)" >&2
+        exit 1
+    fi
+done
+
+work=$(mktemp -d -t baton-install.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# Installs `$1` as `$2` (0644) with @bindir@ replaced by the installed binaries' folder.
+install_template() {
+    sed "s|@bindir@|$bindir|g" "$1" >"$work/template"
+    install -m 0644 "$work/template" "$2"
+}
+
+install -d "$bindir" "$bindir/Baton_MailComposer.resources" "$data/dbus-1/services" "$unitdir" "$wants" \
+    "$config/autostart" "$data/applications" "$data/icons/hicolor/scalable/apps" \
+    "$data/icons/hicolor/symbolic/apps" "$data/bash-completion/completions" "$data/zsh/site-functions" \
+    "$config/fish/completions" "$mandir/man1"
+for program in "${programs[@]}"; do install -m 0755 "$bin/$program" "$bindir/"; done
+cp -R "$bin/Baton_MailComposer.resources/." "$bindir/Baton_MailComposer.resources/"
+install_template "$resources/org.baton.Daemon.service" "$data/dbus-1/services/org.baton.Daemon.service"
+install_template "$resources/batond.service" "$unitdir/batond.service"
+install_template "$resources/org.baton.Daemon-autostart.desktop" "$config/autostart/org.baton.Daemon.desktop"
+install_template "$resources/org.baton.Daemon.desktop" "$data/applications/org.baton.Daemon.desktop"
+install -m 0644 "$resources/org.baton.Daemon.svg" "$data/icons/hicolor/scalable/apps/"
+install -m 0644 "$resources/org.baton.Daemon-symbolic.svg" "$data/icons/hicolor/symbolic/apps/"
+sed "s|^Exec=MailComposer|Exec=$bindir/MailComposer|" Examples/MailComposer/Resources/org.example.MailComposer.desktop \
+    >"$work/MailComposer.desktop"
+install -m 0644 "$work/MailComposer.desktop" "$data/applications/org.example.MailComposer.desktop"
+if command -v desktop-file-validate >/dev/null 2>&1; then
+    desktop-file-validate "$data/applications/org.baton.Daemon.desktop" "$config/autostart/org.baton.Daemon.desktop" \
+        || echo "install-service: warning: desktop-file-validate found problems (above)" >&2
+fi
+
+# Shell completions, as swift-argument-parser writes them for each program.
+for program in baton batond; do
+    "$bindir/$program" --generate-completion-script bash >"$work/$program.bash"
+    "$bindir/$program" --generate-completion-script zsh >"$work/_$program"
+    "$bindir/$program" --generate-completion-script fish >"$work/$program.fish"
+    install -m 0644 "$work/$program.bash" "$data/bash-completion/completions/$program"
+    install -m 0644 "$work/_$program" "$data/zsh/site-functions/_$program"
+    install -m 0644 "$work/$program.fish" "$config/fish/completions/$program.fish"
+done
+
+# Manual pages, by swift-argument-parser's generate-manual tool, run on the installed
+# programs. Its package plugin (`swift package generate-manual`) would first build every
+# product of the package in release mode; asked for its help only, it builds just the tool,
+# beside the debug products. A tool already built beside the programs (--binaries with the
+# debug products) is used as it is.
+find_manual_tool() {
+    local name
+    for name in generate-manual-tool generate-manual; do
+        if [ -x "$1/$name" ]; then echo "$1/$name"; return 0; fi
+    done
+    return 1
+}
+manual_tool=$(find_manual_tool "$bin") || true
+if [ -z "$manual_tool" ] && command -v swift >/dev/null 2>&1; then
+    if swift package generate-manual --help >"$work/manual-help.txt" 2>&1; then
+        manual_tool=$(find_manual_tool "$(swift build --show-bin-path)") || true
+    fi
+fi
+if [ -n "$manual_tool" ]; then
+    for program in baton batond; do
+        "$manual_tool" "$bindir/$program" --section 1 --output-directory "$work"
+        install -m 0644 "$work/$program.1" "$mandir/man1/$program.1"
+    done
+else
+    echo "install-service: warning: swift-argument-parser's generate-manual tool is not built; no manual pages installed" >&2
+    if [ -f "$work/manual-help.txt" ]; then tail -n 5 "$work/manual-help.txt" | sed 's/^/    /' >&2; fi
+fi
+
+# Enable the unit for the graphical session: systemctl when a user manager runs; else the
+# link `systemctl --user enable` would make, so a session started later with systemd starts it.
+if command -v systemctl >/dev/null 2>&1 && systemctl --user daemon-reload >/dev/null 2>&1; then
+    systemctl --user enable batond.service
+    if systemctl --user is-active --quiet graphical-session.target; then
+        systemctl --user restart batond.service   # starts it, or runs the new binary in place of the old
+        echo "install-service: batond.service enabled and (re)started for this session"
+    else
+        echo "install-service: batond.service enabled; it starts with the next graphical session"
+    fi
+else
+    ln -sfn "$unitdir/batond.service" "$wants/batond.service"
+    echo "install-service: no systemd user manager here; batond.service enabled by linking it into $wants"
+    echo "install-service: batond starts with the next session (autostart entry or unit), or when an app or baton first needs it"
+fi
+echo "install-service: done. Try: $bindir/baton status"

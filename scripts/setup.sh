@@ -18,6 +18,7 @@ packages=(
     sway                # headless Wayland compositor for the Wayland GTK tests (run as an unprivileged user)
     wtype               # virtual keyboard and scripted typing under sway
     grim                # screenshots of the sway session (wlr-screencopy)
+    desktop-file-utils  # desktop-file-validate: the shipped desktop entries are checked
 )
 
 missing=()

@@ -58,9 +58,13 @@ open class ApplicationWindow: Window {
         if let gtkWindow { gtk_window_set_child(gtkWindow, child) }
     }
 
-    /// Shows the window and asks for it to be the active one.
+    /// Shows the window and asks for it to be the active one. Windows come to the front in
+    /// the order they are presented, on Wayland too: one presented while an earlier one is
+    /// still being mapped is presented right after it. The first window presented after the
+    /// service delivered a desktop activation token (a continuation the person asked for
+    /// from a notification) carries it, so the desktop lets it come to the front.
     public func present() {
-        if let gtkWindow { gtk_window_present(gtkWindow) }
+        application.present(self)
     }
 
     /// Closes the window as the close button would (`close-request` may keep it open).

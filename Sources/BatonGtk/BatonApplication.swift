@@ -2,6 +2,7 @@ import Baton
 import BatonGLib
 import CGLib
 import CGtk
+import Foundation
 import Logging
 
 /// A `GtkApplication` that is a Baton `Application`: the last responder of every chain,
@@ -33,6 +34,14 @@ open class BatonApplication: Application {
     /// created (see ``LaunchReason``).
     public let launchReason: LaunchReason
 
+    /// The desktop activation token the next presented window carries
+    /// (``ApplicationWindow/present()``), once the service delivered one with a continuation.
+    /// (An app the service started finds its token in `XDG_ACTIVATION_TOKEN`, which GTK
+    /// itself applies to the first window.)
+    public internal(set) var activationToken: String?
+    /// The activation token this process was started with (`XDG_ACTIVATION_TOKEN`), if any.
+    public let launchActivationToken: String?
+
     /// Whether GApplication's `startup` ran: this process is the primary instance.
     public private(set) var hasStartedUp = false
 
@@ -50,6 +59,11 @@ open class BatonApplication: Application {
     /// The link to the Baton service, once Handoff is enabled.
     public internal(set) var handoff: HandoffClient?
 
+    /// Windows presented whose surface the compositor has not mapped yet.
+    var windowsAwaitingMap = Set<ObjectIdentifier>()
+    /// Windows presented while others were being mapped, in order.
+    var deferredPresentations: [ApplicationWindow] = []
+
     /// Windows kept alive from creation until GTK destroys them.
     private var windows: [ApplicationWindow] = []
 
@@ -64,6 +78,7 @@ open class BatonApplication: Application {
                 center: ActivityCenter = .shared) {
         gtkApplication = gtk_application_new(applicationID, flags)
         launchReason = LaunchReason.takeFromEnvironment()
+        launchActivationToken = ProcessInfo.processInfo.environment["XDG_ACTIVATION_TOKEN"]
         skipsLaunchActivation = launchReason.isContinuation
         super.init(center: center)
         center.scheduler = GLibScheduler()
@@ -204,6 +219,12 @@ open class BatonApplication: Application {
         g_application_quit(baton_gapplication(gtkApplication))
     }
 
+    /// The token for the window being presented now, given once.
+    func takeActivationToken() -> String? {
+        defer { activationToken = nil }
+        return activationToken
+    }
+
     func windowDidOpen(_ window: ApplicationWindow) {
         windows.append(window)
         releaseLaunchHold()
@@ -211,6 +232,7 @@ open class BatonApplication: Application {
 
     func windowWasDestroyed(_ window: ApplicationWindow) {
         windows.removeAll { $0 === window }
+        deferredPresentations.removeAll { $0 === window }
     }
 
     private func activeWindowDidChange() {

@@ -238,6 +238,7 @@ public final class HandoffClient {
         switch call.method {
         case "Save": save(token, call)
         case "BeginContinuation": begin(token, type: call.arguments.at(1)?.string ?? "", call)
+        case "SetPlatformData": setPlatformData(token, call.arguments.at(1)?.dictionary ?? [:], call)
         case "CompleteContinuation": complete(token, bytes: call.arguments.at(1)?.bytes ?? [], call)
         case "FailContinuation": fail(token, record: call.arguments.at(1)?.dictionary ?? [:], call)
         case "WasContinued": wasContinued(token, call)
@@ -276,6 +277,23 @@ public final class HandoffClient {
         }
         call.reply()
     }
+
+    /// Keeps the desktop's activation token for the window the continuation will present.
+    private func setPlatformData(_ token: String, _ data: [String: BusValue], _ call: BusMethodCall) {
+        guard pending[token] != nil, let application else {
+            call.fail(with: ServiceError.unknownActivity(token), sendingRecord: true)
+            return
+        }
+        if let activation = data["activation-token"]?.string, !activation.isEmpty,
+           activation.utf8.count <= Self.maximumActivationTokenLength,
+           !ActivityLimits.containsUnsafe(activation) {
+            application.activationToken = activation
+        }
+        call.reply()
+    }
+
+    /// The longest activation token kept, in bytes (tokens are short ids).
+    static let maximumActivationTokenLength = 1024
 
     private func complete(_ token: String, bytes: [UInt8], _ call: BusMethodCall) {
         guard let entry = pending.removeValue(forKey: token), let center = application?.center else {

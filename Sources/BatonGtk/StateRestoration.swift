@@ -86,7 +86,7 @@ public final class StateRestoration {
 
     /// Continues each saved activity through the application delegate (`willContinue`,
     /// then `continue` with a restoration handler), without disturbing a continuation that
-    /// is pending (``Application/beginRestoration(activityType:)``). Returns how many were
+    /// is pending (`Application.beginRestoration(activityType:)`). Returns how many were
     /// continued; one the delegate declines, or that finds no delegate, is logged.
     ///
     /// A file that cannot be read or decoded, is not a regular file, or is larger than an

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BatonBus
 
 /// `baton`: the command-line face of the Baton service.
 @main
@@ -6,6 +7,7 @@ struct BatonCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "baton",
         abstract: "Look at and continue activities through the Baton service (batond).",
+        version: BatonVersion.string,
         subcommands: [StatusCommand.self, ActivitiesCommand.self, ContinueCommand.self, InspectCommand.self,
                       AppsCommand.self, OfferCommand.self, DevicesCommand.self, PairCommand.self,
                       UnpairCommand.self])

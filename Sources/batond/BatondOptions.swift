@@ -17,8 +17,12 @@ struct BatondOptions: ParsableCommand {
             Network settings may also be kept in CONFIG-DIR/batond.conf, a key file with a \
             [network] group: name=, listen=IP:PORT, peers=HOST:PORT;HOST:PORT. Command-line \
             options win; peers from both are dialed. It is normally started by D-Bus activation \
-            or its systemd user unit; run it in the foreground for development.
-            """)
+            or its systemd user unit; run it in the foreground for development. When another \
+            batond already owns the name, it exits at once with status 0, so a second start \
+            (session autostart beside D-Bus activation) is harmless. Under systemd, with \
+            standard error going to the journal, its log lines carry journal priorities.
+            """,
+        version: BatonVersion.string)
 
     @Option(help: "The folder for the service's state, created 0700 (default: $XDG_STATE_HOME/baton).")
     var stateDir: String?

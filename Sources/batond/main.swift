@@ -7,7 +7,15 @@ import Logging
 
 let options = BatondOptions.parseOrExit()
 let level = Logger.Level(rawValue: options.logLevel) ?? .info
+// Under systemd with standard error in the journal, lines carry the journal's priorities
+// and no timestamp of their own; anywhere else, swift-log's usual format.
+let toJournal = JournalStream.isStandardError()
 LoggingSystem.bootstrap { label in
+    if toJournal {
+        var handler = JournalLogHandler()
+        handler.logLevel = level
+        return handler
+    }
     var handler = StreamLogHandler.standardError(label: label)
     handler.logLevel = level
     return handler
@@ -81,8 +89,10 @@ let status: Int32 = MainActor.assumeIsolated {
         }
         logger.info("this device is \(settings.name) (\(network.identity.deviceID)), listening on \(network.listener?.address ?? "-")")
     }
+    var ownedName = false
     connection.ownName(BatonService.busName, acquired: {
-        logger.info("batond \(BatonService.version) is \(BatonService.busName) (\(connection.uniqueName))")
+        ownedName = true
+        logger.info("batond \(BatonVersion.string) is \(BatonService.busName) (\(connection.uniqueName))")
         guard network.listener == nil else { return }
         do {
             try startNetwork()
@@ -92,8 +102,15 @@ let status: Int32 = MainActor.assumeIsolated {
             g_main_loop_quit(loop)
         }
     }, lost: {
-        logger.critical("\(BatonService.busName) is owned by another batond, or the bus went away; exiting")
-        exitStatus = 1
+        if !ownedName && !connection.isClosed {
+            // Another batond is the service already (D-Bus activation, the systemd unit and
+            // session autostart may each start one): nothing is wrong, and nothing to do.
+            logger.notice("\(BatonService.busName) is owned by another batond already; this one exits")
+            exitStatus = 0
+        } else {
+            logger.critical("lost \(BatonService.busName) to another batond, or the bus went away; exiting")
+            exitStatus = 1
+        }
         g_main_loop_quit(loop)
     })
     for signal in [SIGTERM, SIGINT] {

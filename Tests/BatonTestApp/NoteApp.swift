@@ -109,6 +109,10 @@ final class NoteApp: BatonApplication, ApplicationDelegate {
 
     func application(_ application: Application, continue userActivity: UserActivity,
                      restorationHandler: @escaping ([any UserActivityRestoring]) -> Void) -> Bool {
+        // What the tests read to see the desktop's activation token arrive: from the service
+        // with the continuation, or in the environment of a launch.
+        let token = activationToken ?? launchActivationToken
+        FileHandle.standardError.write(Data("note: activation token \(token ?? "none")\n".utf8))
         if arguments.contains("--decline") { return false }
         if window == nil { activate() }   // started by batond to continue: no window yet
         guard let window else { return false }

@@ -13,6 +13,7 @@ private let notificationsXML = """
         </method>
         <method name="CloseNotification"><arg type="u" direction="in"/></method>
         <signal name="ActionInvoked"><arg type="u"/><arg type="s"/></signal>
+        <signal name="ActivationToken"><arg type="u"/><arg type="s"/></signal>
         <signal name="NotificationClosed"><arg type="u"/><arg type="u"/></signal>
       </interface>
     </node>
@@ -22,7 +23,7 @@ private let notificationsXML = """
 /// records each notification as a JSON line in `log` and, with `invoke`, answers each with
 /// that action as a user clicking it would.
 @MainActor
-func runNotificationServer(log: String, invoke: String?) -> Int32 {
+func runNotificationServer(log: String, invoke: String?, activationToken: String? = nil) -> Int32 {
     guard let connection = try? BusConnection.session() else { return 1 }
     var nextID: UInt32 = 1
     let path = "/org/freedesktop/Notifications"
@@ -46,6 +47,10 @@ func runNotificationServer(log: String, invoke: String?) -> Int32 {
                 call.reply([.uint32(id)])
                 if let invoke {
                     GLibSources.once(after: 0.2) {
+                        if let activationToken {   // as a shell does since spec 1.2, before the action
+                            connection.emitSignal(path: path, interface: interface, name: "ActivationToken",
+                                                  arguments: [.uint32(id), .string(activationToken)])
+                        }
                         connection.emitSignal(path: path, interface: interface, name: "ActionInvoked",
                                               arguments: [.uint32(id), .string(invoke)])
                     }

@@ -4,7 +4,7 @@ import Foundation
 ///
 ///     BatonTestApp app [--app-id ID] [--team T] [--types a,b] [--text T]
 ///                      [--fault hang-on-save|exit-on-save|huge] [--restore-delay S] [--unique] [--ineligible]
-///     BatonTestApp notification-server --log FILE [--invoke ACTION]
+///     BatonTestApp notification-server --log FILE [--invoke ACTION [--activation-token T]]
 ///     BatonTestApp register --count N [--app-id ID] [--team T] [--types a,b]
 ///     BatonTestApp impostor-daemon
 ///     BatonTestApp fake-systemd --log FILE [--fail]
@@ -28,7 +28,8 @@ let status: Int32 = MainActor.assumeIsolated {
     switch arguments.first {
     case "app": return runNoteApp()
     case "notification-server": return runNotificationServer(log: option("--log") ?? "/dev/null",
-                                                             invoke: option("--invoke"))
+                                                             invoke: option("--invoke"),
+                                                             activationToken: option("--activation-token"))
     case "register": return runRegistrations(count: Int(option("--count") ?? "1") ?? 1,
                                              appID: option("--app-id") ?? "org.baton.TestApp",
                                              teamID: option("--team") ?? "org.baton.test",

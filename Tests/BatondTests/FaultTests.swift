@@ -87,16 +87,6 @@ final class FaultTests: ServiceTestCase {
         XCTAssertEqual(try session.baton(["inspect"]).status, 0, "the local user may still inspect it")
     }
 
-    func testASecondServiceInstanceExitsWithAClearError() throws {
-        let second = try session.start(ServiceSession.product("batond"),
-                                       ["--state-dir", session.root.appendingPathComponent("state/second").path],
-                                       name: "second")
-        XCTAssertEqual(second.waitForExit(timeout: 10), 1)
-        XCTAssertTrue(second.log.contains("org.baton.Daemon is owned by another batond"), second.log)
-        XCTAssertFalse(second.log.contains("listening on"), "it never listened, dialed or announced: \(second.log)")
-        try assertServiceAlive()
-    }
-
     func testAnAppThatHangsWhileSavingTimesOut() throws {
         try startNoteApp("hung", text: "stuck", extra: ["--fault", "hang-on-save"])
         let started = Date()

@@ -3,14 +3,21 @@ import ServiceFixtures
 import XCTest
 
 /// A MailComposer process under test: its own data, state and trace files, the test's
-/// display, and helpers to read its trace and drive it with xdotool.
+/// desktop (an X display driven with xdotool, or a headless sway driven with wtype), and
+/// helpers to read its trace and drive its windows.
 final class MailComposerProcess {
     let root: URL
     let traceURL: URL
     let logURL: URL
     private(set) var process: Process?
+    /// Where its windows are shown, looked for and driven: the test's own X display unless
+    /// set (a ``WaylandSession``, or another X display).
+    var desktop: any TestDesktop = X11Desktop()
     /// The X display its windows are looked for on; the test's own when `nil`.
-    var display: String?
+    var display: String? {
+        get { (desktop as? X11Desktop)?.display }
+        set { desktop = X11Desktop(display: newValue) }
+    }
 
     init(root: URL, name: String = UUID().uuidString) {
         self.root = root
@@ -31,21 +38,21 @@ final class MailComposerProcess {
             .appendingPathComponent("MailComposer")
     }
 
-    /// Skips unless a display, xdotool and the built app are there.
-    static func requirements() throws {
-        try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool"), "xdotool is missing")
+    /// Skips unless the desktop (by default the X display, with xdotool) and the built app are there.
+    static func requirements(_ desktop: TestDesktopKind = .x11) throws {
+        if let missing = desktop.missingRequirement { throw XCTSkip(missing) }
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: executable.path),
                           "MailComposer is not built: run `swift build --build-tests` first")
     }
 
-    /// Starts the app; `environment` replaces variables of the test's own environment.
+    /// Starts the app; `environment` replaces variables of the test's own environment, and
+    /// the desktop's variables (`DISPLAY`, or `WAYLAND_DISPLAY` and the rest) replace both.
     func launch(_ arguments: [String] = [], environment extra: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = ["--state-dir", stateDirectory.path, "--data-dir", dataDirectory.path,
                              "--save-interval", "0"] + arguments
-        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }.merging(desktop.environment) { $1 }
         environment["BATON_TRACE"] = traceURL.path
         process.environment = environment
         FileManager.default.createFile(atPath: logURL.path, contents: nil)
@@ -88,24 +95,6 @@ final class MailComposerProcess {
         return found
     }
 
-    /// Runs xdotool with `arguments`; returns its output.
-    @discardableResult
-    static func xdotool(_ arguments: [String], display: String? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
-        process.arguments = arguments
-        if let display {
-            process.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) { $1 }
-        }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self)
-    }
-
     /// The process id: of the process it started, or one it was told of (a launched app).
     var pid: Int32? {
         get { knownPID ?? process?.processIdentifier }
@@ -113,37 +102,38 @@ final class MailComposerProcess {
     }
     private var knownPID: Int32?
 
-    /// The ids of the visible X windows of this process titled exactly `title`, waiting
-    /// until one exists or `timeout` passes.
+    /// The ids of the windows of this process titled exactly `title`, waiting until one
+    /// exists or `timeout` passes.
     func windows(titled title: String, timeout: TimeInterval = 10) throws -> [String] {
         try windows(timeout: timeout) { $0 == title }
     }
 
-    /// The ids of the visible X windows of this process whose title satisfies `matches`.
+    /// The ids of the windows of this process whose title satisfies `matches`.
     func windows(timeout: TimeInterval = 10, where matches: (String) -> Bool) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
-            let ids = try Self.xdotool(["search", "--all", "--onlyvisible", "--pid", "\(pid ?? 0)", "--name", "."],
-                                       display: display)
-                .split(separator: "\n").map(String.init)
-            let matching = try ids.filter {
-                matches(try Self.xdotool(["getwindowname", $0], display: display).trimmingCharacters(in: .newlines))
-            }
+            let matching = try desktop.windows(pid: pid ?? 0, where: matches)
             if !matching.isEmpty { return matching }
             usleep(50_000)
         } while Date() < deadline
         return []
     }
 
-    /// Gives keyboard focus to the window and types `text` in one burst.
+    /// Gives keyboard focus to the window, as a click on it would.
+    func focus(_ window: String) throws {
+        try desktop.focus(window)
+    }
+
+    /// Gives keyboard focus to the window and types `text`: in one burst with xdotool, key
+    /// by key with wtype.
     func type(_ text: String, into window: String) throws {
-        try Self.xdotool(["windowfocus", "--sync", window])
-        try Self.xdotool(["type", "--delay", "0", text])
+        try desktop.focus(window)
+        try desktop.type(text)
     }
 
     func key(_ keys: String, in window: String) throws {
-        try Self.xdotool(["windowfocus", "--sync", window])
-        try Self.xdotool(["key", keys])
+        try desktop.focus(window)
+        try desktop.key(keys)
     }
 }
 

@@ -19,7 +19,7 @@ final class MailComposerTwoDeviceTests: XCTestCase {
     }
 
     override func tearDown() {
-        if testRun?.hasSucceeded == false {
+        if (testRun?.totalFailureCount ?? 0) > 0 {
             devices?.printLogs()
             apps.forEach { print("--- \($0.root.lastPathComponent)\n\($0.log.suffix(2000))") }
         }

@@ -32,12 +32,13 @@ struct AppLauncher {
     ///
     /// - Returns: the process started, or `nil` when the bus starts it.
     /// - Throws: ``ServiceError/activity(_:)`` with `handoffFailed` when it cannot start.
-    func launch(_ app: InstalledApp, toContinue activityType: String) async throws -> Int32? {
+    func launch(_ app: InstalledApp, toContinue activityType: String,
+                activationToken: String? = nil) async throws -> Int32? {
         let route = await route(for: app)
         logger.info("starting \(app.appID) through \(route.rawValue)")
         // Nothing may suspend between the start and the return: the caller waits for the
         // app's registration from its next line on.
-        guard let pid = try InstalledApps.launch(app, toContinue: activityType) else {
+        guard let pid = try InstalledApps.launch(app, toContinue: activityType, activationToken: activationToken) else {
             if route != .dbusActivation {
                 logger.info("\(app.appID) was started by D-Bus activation after all (GIO's choice for its entry)")
             }

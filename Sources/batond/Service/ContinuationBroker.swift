@@ -100,13 +100,17 @@ final class ContinuationBroker {
     /// fails the call before anything is started.
     ///
     /// - Throws: ``ServiceError``: no claimant, or the `UserActivityError` that ended it.
-    func continueActivity(_ source: ActivitySource) async throws {
+    /// `activationToken`, when the person asked from a notification whose server gave one
+    /// (`ActivationToken`), lets the app's window come to the front (Wayland's XDG
+    /// activation, X11's startup notification): an app started now finds it in its
+    /// environment, a running one gets it with `SetPlatformData` before the activity.
+    func continueActivity(_ source: ActivitySource, activationToken: String? = nil) async throws {
         let type = source.activityType
         let started = MonotonicClock.now
         let target: RegisteredApp
         let prefetched: Prefetched?
         do {
-            (target, prefetched) = try await claim(source)
+            (target, prefetched) = try await claim(source, activationToken: activationToken)
         } catch ServiceError.noClaimant(let type, let team) {
             guard let url = source.webpageURL else { throw ServiceError.noClaimant(activityType: type, teamID: team) }
             logger.info("no app continues \(type); opening its web page in the browser")
@@ -122,6 +126,9 @@ final class ContinuationBroker {
         // payload fetched before its start.
         let begun = Task { @MainActor in
             _ = try await callApp(target.busName, "BeginContinuation", [.string(token), .string(type)], timeout: timeouts.call)
+            if let activationToken, prefetched == nil {
+                await sendPlatformData(["activation-token": .string(activationToken)], to: target, token: token)
+            }
             return MonotonicClock.now
         }
         let fetched = Task { @MainActor in
@@ -179,7 +186,8 @@ final class ContinuationBroker {
     /// one started now. Before one is started, the payload is fetched and checked (``fetch(_:)``),
     /// and nothing is started when that fails: the failure is thrown as
     /// ``ServiceError/activity(_:)``.
-    private func claim(_ source: ActivitySource) async throws -> (app: RegisteredApp, prefetched: Prefetched?) {
+    private func claim(_ source: ActivitySource,
+                       activationToken: String?) async throws -> (app: RegisteredApp, prefetched: Prefetched?) {
         switch try claimant(for: source) {
         case .running(let app):
             return (app, nil)
@@ -195,7 +203,7 @@ final class ContinuationBroker {
             }
             let prefetched = Prefetched(bytes: bytes, started: started, finished: MonotonicClock.now)
             let target = try await launch(app, toContinue: source.activityType, teamID: source.teamID,
-                                          remote: source.comesFromAnotherDevice)
+                                          remote: source.comesFromAnotherDevice, activationToken: activationToken)
             return (target, prefetched)
         }
     }
@@ -343,9 +351,10 @@ final class ContinuationBroker {
     /// meanwhile does not count. The app must then claim `type`, and be verified for it unless
     /// the activity is this user's own.
     private func launch(_ installed: InstalledApp, toContinue type: String, teamID: String?,
-                        remote: Bool) async throws -> RegisteredApp {
+                        remote: Bool, activationToken: String?) async throws -> RegisteredApp {
         logger.info("starting \(installed.appID) to continue \(type)")
-        let started = try await AppLauncher(connection: connection, logger: logger).launch(installed, toContinue: type)
+        let started = try await AppLauncher(connection: connection, logger: logger)
+            .launch(installed, toContinue: type, activationToken: activationToken)
         let appID = installed.appID
         // Reaped only once no registration is matched against its pid any more.
         defer { if let started { AppLauncher.reap(started, appID: appID, logger: logger) } }
@@ -373,6 +382,16 @@ final class ContinuationBroker {
             logger.notice("\(appID), started to continue \(type), is not verified for it (\(app.verification)); this user's own activity goes to it")
         }
         return app
+    }
+
+    /// Sends platform data for continuation `token` before its activity; an app built before
+    /// `SetPlatformData` existed answers `UnknownMethod`, which changes nothing.
+    private func sendPlatformData(_ data: [String: BusValue], to app: RegisteredApp, token: String) async {
+        do {
+            _ = try await callApp(app.busName, "SetPlatformData", [.string(token), .dictionary(data)], timeout: timeouts.call)
+        } catch {
+            logger.debug("\(app.appID) took no platform data: \(error)")
+        }
     }
 
     private func callApp(_ busName: String, _ method: String, _ arguments: [BusValue],

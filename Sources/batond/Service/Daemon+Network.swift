@@ -48,9 +48,9 @@ extension Daemon {
 
     /// The person picked a notification's action: only offers have one (pairing is never
     /// confirmed from a notification).
-    func notificationAction(_ key: String, _ action: String) {
+    func notificationAction(_ key: String, _ action: String, activationToken: String?) {
         guard key.hasPrefix("offer:"), action == "continue" else { return }
-        continueFromNotification(String(key.dropFirst("offer:".count)))
+        continueFromNotification(String(key.dropFirst("offer:".count)), activationToken: activationToken)
     }
 
     func isCurrent(_ key: String) -> Bool {

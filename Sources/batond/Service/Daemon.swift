@@ -31,7 +31,7 @@ final class Daemon {
         }
         offers.onChange = { [weak self] in self?.activitiesChanged() }
         offers.onExpire = { [weak self] offer in self?.notifier.withdraw(key: Self.offerKey(offer.id)) }
-        notifier.onAction = { [weak self] key, action in self?.notificationAction(key, action) }
+        notifier.onAction = { [weak self] key, action, token in self?.notificationAction(key, action, activationToken: token) }
         notifier.isCurrent = { [weak self] key in self?.isCurrent(key) ?? false }
         broker.delegate = self
         network.delegate = self
@@ -167,11 +167,11 @@ final class Daemon {
         throw ServiceError.unknownActivity(id)
     }
 
-    func continueFromNotification(_ offerID: String) {
+    func continueFromNotification(_ offerID: String, activationToken: String? = nil) {
         guard let source = try? source(offerID) else { return }
         Task { @MainActor in
             do {
-                try await broker.continueActivity(source)
+                try await broker.continueActivity(source, activationToken: activationToken)
             } catch {
                 logger.notice("continuing offer \(offerID) failed: \(error)")
             }

@@ -94,12 +94,15 @@ enum InstalledApps {
     /// be reused while batond matches registrations against it: reap it with
     /// ``AppLauncher/reap(_:appID:logger:)``. A process started from its `Exec` line finds
     /// `BATON_LAUNCH_REASON=continue` and `BATON_CONTINUE_TYPE` in its environment, so it knows
-    /// why it was started (BatonGtk's `LaunchReason`). ``AppLauncher`` chooses the route and
+    /// why it was started (BatonGtk's `LaunchReason`), and with `activationToken` also
+    /// `XDG_ACTIVATION_TOKEN` and `DESKTOP_STARTUP_ID`, which GTK uses to bring its first
+    /// window to the front. ``AppLauncher`` chooses the route and
     /// calls this.
     ///
     /// - Returns: the process started, or `nil` for D-Bus activation, which the bus starts.
     /// - Throws: ``ServiceError/activity(_:)`` with `handoffFailed` when it cannot start.
-    static func launch(_ app: InstalledApp, toContinue activityType: String) throws -> Int32? {
+    static func launch(_ app: InstalledApp, toContinue activityType: String,
+                       activationToken: String? = nil) throws -> Int32? {
         guard let info = g_desktop_app_info_new_from_filename(app.desktopFile) else {
             throw ServiceError.activity(.handoffFailed("the desktop entry of \(app.appID) is gone"))
         }
@@ -108,6 +111,11 @@ enum InstalledApps {
         defer { g_object_unref(UnsafeMutableRawPointer(context)) }
         g_app_launch_context_setenv(context, BatonService.launchReasonVariable, BatonService.launchReasonContinue)
         g_app_launch_context_setenv(context, BatonService.launchActivityTypeVariable, activityType)
+        if let activationToken {
+            // What GTK reads to bring the first window to the front: Wayland and X11.
+            g_app_launch_context_setenv(context, "XDG_ACTIVATION_TOKEN", activationToken)
+            g_app_launch_context_setenv(context, "DESKTOP_STARTUP_ID", activationToken)
+        }
         var error: UnsafeMutablePointer<GError>?
         var started: Int32 = 0
         // One fork, no intermediate child: the pid GIO reports is the app's own, batond's

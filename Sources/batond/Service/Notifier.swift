@@ -1,8 +1,13 @@
+import Baton
+import BatonBus
 import BatonGLib
 import Logging
 
 /// Shows desktop notifications (`org.freedesktop.Notifications`) with at most one action, each
 /// under a key of batond's (`offer:ID`, `pair:DEVICE`), and reports the actions the user picks.
+///
+/// Each notification names batond's own desktop entry (the `desktop-entry` hint) and icon, so
+/// the shell shows it as Baton's and lets the user set how Baton may notify.
 ///
 /// Without a notification server, everything stays available over D-Bus and the CLI; this
 /// is logged once.
@@ -10,6 +15,13 @@ import Logging
 final class Notifier {
     private static let name = "org.freedesktop.Notifications"
     private static let path = "/org/freedesktop/Notifications"
+    /// batond's desktop entry, `org.baton.Daemon.desktop` (installed by
+    /// `scripts/install-service.sh`), named after its bus name: the `desktop-entry` hint.
+    static let desktopEntry = BatonService.busName
+    /// batond's icon in the hicolor theme, installed beside its desktop entry: the `app_icon`.
+    static let iconName = BatonService.busName
+    /// The application name notifications carry.
+    static let applicationName = "Baton"
 
     private let connection: BusConnection
     private let logger: Logger
@@ -17,8 +29,14 @@ final class Notifier {
     private var notifications: [String: UInt32] = [:]
     private var shown: [UInt32: (key: String, action: String?)] = [:]
     private var warnedUnavailable = false
+    /// The activation token the server sent for a notification (`ActivationToken`, spec 1.2),
+    /// just before the action it goes with.
+    private var activationTokens: [UInt32: String] = [:]
     /// Called with the key and action id when the user picks a notification's action.
-    var onAction: (_ key: String, _ action: String) -> Void = { _, _ in }
+    ///
+    /// `activationToken` is the one the server sent with the click (`ActivationToken`), which
+    /// lets the window that answers it come to the front.
+    var onAction: (_ key: String, _ action: String, _ activationToken: String?) -> Void = { _, _, _ in }
     /// Whether a key still stands: a notification that comes back for a withdrawn key is
     /// closed at once.
     var isCurrent: (String) -> Bool = { _ in true }
@@ -32,6 +50,15 @@ final class Notifier {
             else { return }
             self?.actionInvoked(id, action)
         }
+        connection.subscribe(sender: Self.name, interface: Self.name, member: "ActivationToken", path: Self.path) {
+            [weak self] _, arguments in
+            guard arguments.count == 2, case .uint32(let id) = arguments[0], let token = arguments.at(1)?.string,
+                  !token.isEmpty, token.utf8.count <= Self.maximumActivationTokenLength,
+                  !ActivityLimits.containsUnsafe(token), self?.shown[id] != nil
+            else { return }
+            self?.activationTokens[id] = token
+            self?.logger.debug("notification \(id) comes with an activation token")
+        }
         connection.subscribe(sender: Self.name, interface: Self.name, member: "NotificationClosed", path: Self.path) {
             [weak self] _, arguments in
             guard let first = arguments.first, case .uint32(let id) = first else { return }
@@ -44,10 +71,13 @@ final class Notifier {
     /// since servers may read it as markup, and the title loses what could form markup.
     func show(key: String, title: String, detail: String, action: (id: String, label: String)?) {
         let actions = action.map { ["default", $0.label, $0.id, $0.label] } ?? []
+        let hints: [String: BusValue] = [
+            "category": .string("network"), "resident": .bool(true), "desktop-entry": .string(Self.desktopEntry),
+        ]
         let arguments: [BusValue] = [
-            .string("Baton"), .uint32(notifications[key] ?? 0), .string("document-send"),
+            .string(Self.applicationName), .uint32(notifications[key] ?? 0), .string(Self.iconName),
             .string(Self.withoutMarkup(title)), .string(Self.escapingMarkup(detail)), .strings(actions),
-            .dictionary(["category": .string("network"), "resident": .bool(true)]), .int32(-1),
+            .dictionary(hints), .int32(-1),
         ]
         Task { @MainActor in
             do {
@@ -94,11 +124,16 @@ final class Notifier {
 
     private func actionInvoked(_ id: UInt32, _ action: String) {
         guard let entry = shown[id], let own = entry.action, action == own || action == "default" else { return }
+        let token = activationTokens.removeValue(forKey: id)
         forget(notification: id)
-        onAction(entry.key, own)
+        onAction(entry.key, own, token)
     }
 
+    /// The longest activation token kept, in bytes (tokens are short ids).
+    static let maximumActivationTokenLength = 1024
+
     private func forget(notification id: UInt32) {
+        activationTokens[id] = nil
         guard let entry = shown.removeValue(forKey: id) else { return }
         notifications[entry.key] = nil
     }

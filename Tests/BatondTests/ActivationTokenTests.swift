@@ -1,0 +1,58 @@
+import Foundation
+import ServiceFixtures
+import XCTest
+
+/// The desktop's activation token for a click on Continue reaches the app that continues, so
+/// its window may come to the front (Wayland's XDG activation, X11's startup notification): a
+/// running app with the continuation, an app batond starts in its environment.
+final class ActivationTokenTests: ServiceTestCase {
+    private func offerNote(_ text: String) throws {
+        let file = try activityFile(["type": "org.baton.test.note", "title": "Note: \(text)",
+                                     "userInfo": ["text": text], "teamID": "org.baton.test"])
+        let added = try session.baton(["offer", "--file", file, "--device", "laptop"])
+        XCTAssertEqual(added.status, 0, added.errorOutput)
+    }
+
+    private func startClickingServer(token: String) throws {
+        let server = try session.start(ServiceSession.product("BatonTestApp"),
+                                       ["notification-server", "--log", session.root.appendingPathComponent("n.jsonl").path,
+                                        "--invoke", "continue", "--activation-token", token],
+                                       name: "notifications")
+        XCTAssertTrue(waitUntil { server.log.contains("notification server ready") })
+    }
+
+    func testARunningAppGetsTheTokenOfTheClickWithTheContinuation() throws {
+        try startClickingServer(token: "token-running-42")
+        let app = try startNoteApp("note", text: "idle")
+        try offerNote("clicked")
+        XCTAssertNotNil(app.waitForEvent("restored"), "the click continued the offer")
+        XCTAssertTrue(app.child.log.contains("note: activation token token-running-42"), app.child.log)
+    }
+
+    func testAnAppBatondStartsFindsTheTokenInItsEnvironment() throws {
+        try requireDisplay()
+        try startClickingServer(token: "token-launched-7")
+        let log = session.root.appendingPathComponent("launched.log")
+        try session.installDesktopEntry(
+            id: "org.baton.TestApp",
+            exec: "sh -c '\(ServiceSession.product("BatonTestApp").path) app --text launched 2>>\(log.path)'",
+            teamID: "org.baton.test", activityTypes: ["org.baton.test.note"])
+        try offerNote("started")
+        XCTAssertTrue(waitUntil(timeout: 15) {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("note: activation token token-launched-7")
+        }, (try? String(contentsOf: log, encoding: .utf8)) ?? "no log")
+        let apps = try XCTUnwrap(session.baton(["apps", "--json"]).json as? [[String: Any]])
+        if let pid = apps.first(where: { $0["running"] as? Bool == true })?["pid"] as? Int { kill(Int32(pid), SIGTERM) }
+    }
+
+    func testWithoutATokenTheAppGetsNone() throws {
+        let server = try session.start(ServiceSession.product("BatonTestApp"),
+                                       ["notification-server", "--log", session.root.appendingPathComponent("n.jsonl").path,
+                                        "--invoke", "continue"], name: "notifications")
+        XCTAssertTrue(waitUntil { server.log.contains("notification server ready") })
+        let app = try startNoteApp("note", text: "idle")
+        try offerNote("plain")
+        XCTAssertNotNil(app.waitForEvent("restored"))
+        XCTAssertTrue(app.child.log.contains("note: activation token none"), app.child.log)
+    }
+}

@@ -1,0 +1,295 @@
+#!/usr/bin/env bash
+# Checks scripts/install-service.sh and scripts/uninstall-service.sh in a temporary HOME (with
+# XDG_* there too): every file is installed with a sane mode, the unit is enabled for the
+# graphical session (its link in graphical-session.target.wants/) and passes
+# `systemd-analyze verify`, the desktop entries pass desktop-file-validate, the completion
+# scripts parse, the manual pages render; with a fake systemctl first on PATH, the scripts
+# go through `systemctl --user` instead. Then the installed batond runs on a private bus, a
+# second one exits at once with status 0, and uninstall-service.sh stops it and removes every
+# installed file but leaves the user's state and keys, which --purge deletes.
+# Installs the debug products (`swift build --show-bin-path`), built here when missing.
+# Exits non-zero when a case fails.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+
+failures=0
+fail() {
+    echo "install-service-check: FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+pass() {
+    echo "install-service-check: pass: $*"
+}
+
+if ! command -v swift >/dev/null 2>&1; then source scripts/setup.sh >/dev/null; fi
+bin=$(swift build --show-bin-path)
+for product in batond baton MailComposer; do
+    [ -x "$bin/$product" ] || swift build --product "$product"
+done
+# swift-argument-parser's generate-manual tool, which install-service.sh finds beside the
+# debug products: built now, in the caller's own environment (below, HOME is a temporary one).
+if ! tool_output=$(swift package generate-manual --help 2>&1); then
+    echo "install-service-check: FAIL: swift package generate-manual --help: $tool_output" >&2
+    exit 1
+fi
+
+home=$(mktemp -d -t baton-install-check.XXXXXX)
+bus_pid=""
+batond_pid=""
+cleanup() {
+    if [ -n "$batond_pid" ]; then kill "$batond_pid" 2>/dev/null || true; fi
+    if [ -n "$bus_pid" ]; then kill "$bus_pid" 2>/dev/null || true; fi
+    rm -rf "$home"
+}
+trap cleanup EXIT
+mkdir -m 0700 "$home/run"
+# The scripts and everything they start see this HOME only; the runtime folder holds no user
+# manager and the bus address leads nowhere, so no real systemd or bus is touched.
+export HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_DATA_HOME="$home/.local/share" \
+    XDG_STATE_HOME="$home/.local/state" XDG_CACHE_HOME="$home/.cache" XDG_RUNTIME_DIR="$home/run" \
+    DBUS_SESSION_BUS_ADDRESS="unix:path=$home/run/no-bus"
+unset PREFIX
+bindir="$home/.local/bin"
+data="$XDG_DATA_HOME"
+config="$XDG_CONFIG_HOME"
+unit="$config/systemd/user/batond.service"
+link="$config/systemd/user/graphical-session.target.wants/batond.service"
+mandir="$data/man"
+
+# --- install
+status=0
+output=$(scripts/install-service.sh --binaries "$bin" 2>&1) || status=$?
+if [ "$status" -ne 0 ]; then
+    fail "install-service.sh exited with status $status: $output"
+    exit 1
+fi
+case "$output" in
+    *"warning"*) fail "install-service.sh warned: $output" ;;
+    *"enabled by linking"*) pass "install-service.sh ran; without a user manager it linked the unit itself" ;;
+    *) fail "install-service.sh did not say how it enabled the unit: $output" ;;
+esac
+
+listed=()
+while IFS= read -r path; do listed+=("$path"); done < <(scripts/install-service.sh --list-files)
+expected=("$bindir/batond" "$bindir/baton" "$bindir/MailComposer" "$bindir/Baton_MailComposer.resources"
+    "$data/dbus-1/services/org.baton.Daemon.service" "$unit" "$link"
+    "$config/autostart/org.baton.Daemon.desktop" "$data/applications/org.baton.Daemon.desktop"
+    "$data/applications/org.example.MailComposer.desktop"
+    "$data/icons/hicolor/scalable/apps/org.baton.Daemon.svg"
+    "$data/icons/hicolor/symbolic/apps/org.baton.Daemon-symbolic.svg"
+    "$data/bash-completion/completions/baton" "$data/bash-completion/completions/batond"
+    "$data/zsh/site-functions/_baton" "$data/zsh/site-functions/_batond"
+    "$config/fish/completions/baton.fish" "$config/fish/completions/batond.fish"
+    "$mandir/man1/baton.1" "$mandir/man1/batond.1")
+for path in "${expected[@]}"; do
+    [[ " ${listed[*]} " == *" $path "* ]] || fail "--list-files does not list $path"
+done
+
+# Every listed file is there, with its mode; and nothing else was installed.
+mode_failures=$failures
+for path in "${listed[@]}"; do
+    if [ "$path" = "$link" ]; then
+        [ -L "$path" ] || fail "$path is not a symbolic link"
+        continue
+    fi
+    if [ ! -e "$path" ]; then
+        fail "$path was not installed"
+        continue
+    fi
+    mode=$(stat -c %a "$path")
+    case "$path" in
+        "$bindir/Baton_MailComposer.resources") want=755 ;;
+        "$bindir/"*) want=755 ;;
+        *) want=644 ;;
+    esac
+    [ "$mode" = "$want" ] || fail "$path has mode $mode, not $want"
+    [ "$(stat -c %U "$path")" = "$(id -un)" ] || fail "$path is not owned by $(id -un)"
+done
+while IFS= read -r path; do
+    case "$path" in "$bindir/Baton_MailComposer.resources/"*) continue ;; esac
+    [[ " ${listed[*]} " == *" $path "* ]] || fail "$path was installed but is not listed (uninstall would leave it)"
+done < <(find "$home" \( -type f -o -type l \) -not -path "$home/run/*")
+[ -f "$bindir/Baton_MailComposer.resources/Resources/Info.plist" ] || fail "MailComposer's resources were not copied"
+[ "$failures" -eq "$mode_failures" ] && pass "all ${#listed[@]} listed files installed, 0755 programs and 0644 files, none unlisted"
+
+# The unit, enabled for the graphical session.
+if [ "$(readlink "$link")" = "$unit" ] && [ "$(readlink -f "$link")" = "$(readlink -f "$unit")" ]; then
+    pass "graphical-session.target.wants/batond.service links to the unit"
+else
+    fail "the wants link points at $(readlink "$link"), not $unit"
+fi
+for line in "WantedBy=graphical-session.target" "PartOf=graphical-session.target" "After=graphical-session.target" \
+    "ExecStart=$bindir/batond" "Type=dbus" "BusName=org.baton.Daemon"; do
+    grep -qxF "$line" "$unit" || fail "the unit has no line $line"
+done
+grep -qxF "Exec=$bindir/batond" "$data/dbus-1/services/org.baton.Daemon.service" \
+    || fail "the D-Bus service file does not start $bindir/batond"
+if command -v systemd-analyze >/dev/null 2>&1; then
+    # MANPATH: verify also checks that Documentation=man:batond(1) opens.
+    verify_status=0
+    verify=$(MANPATH="$mandir" systemd-analyze verify --user "$unit" 2>&1) || verify_status=$?
+    if [ "$verify_status" -eq 0 ] && [ -z "$verify" ]; then
+        pass "systemd-analyze verify --user accepts the unit"
+    else
+        fail "systemd-analyze verify --user: status $verify_status: $verify"
+    fi
+else
+    echo "install-service-check: note: no systemd-analyze; the unit is not verified"
+fi
+
+# The desktop entries.
+if command -v desktop-file-validate >/dev/null 2>&1; then
+    for entry in "$data/applications/org.baton.Daemon.desktop" "$config/autostart/org.baton.Daemon.desktop" \
+        "$data/applications/org.example.MailComposer.desktop"; do
+        if validation=$(desktop-file-validate "$entry" 2>&1) && [ -z "$validation" ]; then
+            pass "desktop-file-validate: $(basename "$(dirname "$entry")")/$(basename "$entry")"
+        else
+            fail "desktop-file-validate $entry: $validation"
+        fi
+    done
+else
+    fail "desktop-file-validate is missing (Debian package desktop-file-utils)"
+fi
+entry="$data/applications/org.baton.Daemon.desktop"
+for line in "NoDisplay=true" "Icon=org.baton.Daemon" "Name=Baton" "Exec=$bindir/batond"; do
+    grep -qxF "$line" "$entry" || fail "batond's entry has no line $line"
+done
+autostart="$config/autostart/org.baton.Daemon.desktop"
+for line in "X-systemd-skip=true" "X-GNOME-Autostart-Phase=Applications" "Exec=$bindir/batond" "TryExec=$bindir/batond"; do
+    grep -qxF "$line" "$autostart" || fail "the autostart entry has no line $line"
+done
+if grep -qE '^(Hidden|NoDisplay)=true' "$autostart"; then fail "the autostart entry is hidden"; fi
+grep -qxF "Exec=$bindir/MailComposer" "$data/applications/org.example.MailComposer.desktop" \
+    || fail "MailComposer's entry does not start $bindir/MailComposer"
+
+# The icons: SVG documents, the symbolic one in one colour.
+for icon in "$data/icons/hicolor/scalable/apps/org.baton.Daemon.svg" "$data/icons/hicolor/symbolic/apps/org.baton.Daemon-symbolic.svg"; do
+    if ! command -v python3 >/dev/null 2>&1; then
+        grep -q '<svg xmlns="http://www.w3.org/2000/svg"' "$icon" || fail "$icon is not an SVG document"
+    elif python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); sys.exit(r.tag != "{http://www.w3.org/2000/svg}svg")' "$icon" 2>/dev/null; then
+        pass "$(basename "$icon") is an SVG document"
+    else
+        fail "$icon is not an SVG document"
+    fi
+done
+colours=$(grep -oE '#[0-9a-fA-F]{6}' "$data/icons/hicolor/symbolic/apps/org.baton.Daemon-symbolic.svg" | sort -u)
+[ "$colours" = "#2e3436" ] || fail "the symbolic icon uses colours other than #2e3436: $colours"
+
+# Completions and manual pages.
+for program in baton batond; do
+    completion="$data/bash-completion/completions/$program"
+    if bash -n "$completion" && bash -c 'source "$1" && complete -p "$2"' _ "$completion" "$program" >/dev/null 2>&1; then
+        pass "the bash completion of $program parses and registers"
+    else
+        fail "the bash completion of $program does not parse or register"
+    fi
+    grep -q "^#compdef $program" "$data/zsh/site-functions/_$program" || fail "_$program is not a zsh completion"
+    grep -q "^complete -c '$program'" "$config/fish/completions/$program.fish" || fail "$program.fish is not a fish completion"
+    if command -v zsh >/dev/null 2>&1; then zsh -n "$data/zsh/site-functions/_$program" || fail "_$program does not parse"; fi
+    if command -v fish >/dev/null 2>&1; then fish -n "$config/fish/completions/$program.fish" || fail "$program.fish does not parse"; fi
+    page="$mandir/man1/$program.1"
+    if command -v man >/dev/null 2>&1; then
+        rendered=$(MANWIDTH=80 man -l "$page" 2>/dev/null || true)
+        found=$(MANPATH="$mandir" man -w "$program" 2>/dev/null || true)
+        if [[ "$rendered" == *"$program —"* && "$rendered" == *"--version"* ]] && [ "$found" = "$page" ]; then
+            pass "man $program renders, and man finds it under share/man"
+        else
+            fail "man -l $page: ${rendered:0:200}; man -w: $found"
+        fi
+    else
+        grep -q "^\.Dt ${program^^} 1" "$page" || fail "$page is not an mdoc page"
+    fi
+done
+version=$("$bindir/baton" --version)
+if [ -n "$version" ] && [ "$version" = "$("$bindir/batond" --version)" ]; then
+    pass "baton --version and batond --version both print $version"
+else
+    fail "baton --version: $version; batond --version: $("$bindir/batond" --version)"
+fi
+
+# The installed batond runs; a second start is harmless; uninstall stops the first.
+bus=$(dbus-daemon --session --fork --print-address=1 --print-pid=1)
+DBUS_SESSION_BUS_ADDRESS=$(echo "$bus" | sed -n 1p)
+bus_pid=$(echo "$bus" | sed -n 2p)
+"$bindir/batond" --no-discovery --listen 127.0.0.1:0 2>"$home/run/batond.log" &
+batond_pid=$!
+for _ in $(seq 100); do
+    grep -q "is org.baton.Daemon" "$home/run/batond.log" && break
+    sleep 0.1
+done
+grep -q "is org.baton.Daemon" "$home/run/batond.log" || fail "the installed batond did not start: $(cat "$home/run/batond.log")"
+second_status=0
+timeout 10 "$bindir/batond" --no-discovery --listen 127.0.0.1:0 2>"$home/run/second.log" || second_status=$?
+if [ "$second_status" -eq 0 ] && grep -q "owned by another batond" "$home/run/second.log"; then
+    pass "a second batond exits with status 0 and says why"
+else
+    fail "a second batond: status $second_status: $(cat "$home/run/second.log")"
+fi
+[ -f "$XDG_CONFIG_HOME/baton/identity.pem" ] || fail "batond made no identity in $XDG_CONFIG_HOME/baton"
+
+status=0
+output=$(scripts/uninstall-service.sh 2>&1) || status=$?
+[ "$status" -eq 0 ] || fail "uninstall-service.sh exited with status $status: $output"
+if kill -0 "$batond_pid" 2>/dev/null; then
+    sleep 1
+    kill -0 "$batond_pid" 2>/dev/null && fail "uninstall-service.sh left the running batond"
+fi
+[[ "$output" == *"stopped batond (pid $batond_pid)"* ]] || fail "uninstall-service.sh did not say it stopped batond: $output"
+wait "$batond_pid" 2>/dev/null || true
+batond_pid=""
+left=()
+for path in "${listed[@]}"; do
+    if [ -e "$path" ] || [ -L "$path" ]; then left+=("$path"); fi
+done
+[ -e "$config/systemd/user/graphical-session.target.wants" ] && left+=("the wants folder")
+if ((${#left[@]} == 0)); then pass "uninstall-service.sh stopped batond and removed every installed file"; else fail "uninstall left ${left[*]}"; fi
+if [ -f "$XDG_CONFIG_HOME/baton/identity.pem" ] && [ -d "$XDG_STATE_HOME/baton" ] && [[ "$output" == *"kept $XDG_CONFIG_HOME/baton"* ]]; then
+    pass "without --purge, the identity and state stay, and it says so"
+else
+    fail "without --purge, the identity or state is gone, or unmentioned: $output"
+fi
+
+# --purge: again from a fresh installation.
+scripts/install-service.sh --binaries "$bin" >/dev/null 2>&1 || fail "the second installation failed"
+status=0
+output=$(scripts/uninstall-service.sh --purge 2>&1) || status=$?
+[ "$status" -eq 0 ] || fail "uninstall-service.sh --purge exited with status $status: $output"
+if [ ! -e "$XDG_CONFIG_HOME/baton" ] && [ ! -e "$XDG_STATE_HOME/baton" ] \
+    && [[ "$output" == *"deleted $XDG_CONFIG_HOME/baton"* && "$output" == *"deleted $XDG_STATE_HOME/baton"* ]]; then
+    pass "--purge deletes the identity and state, and names them"
+else
+    fail "--purge: $output"
+fi
+remaining=$(find "$home" -mindepth 1 -not -path "$home/run" -not -path "$home/run/*" \( -type f -o -type l \) | head -n 5)
+[ -z "$remaining" ] || fail "files remain after --purge: $remaining"
+
+# With a user manager (a fake systemctl that records its calls), enabling goes through it.
+fake="$home/run/fake-bin"
+mkdir -p "$fake"
+printf '#!/bin/sh\necho "$*" >>"%s"\ncase "$*" in *is-active*) exit 3 ;; esac\nexit 0\n' "$home/run/systemctl.log" >"$fake/systemctl"
+chmod +x "$fake/systemctl"
+status=0
+output=$(PATH="$fake:$PATH" scripts/install-service.sh --binaries "$bin" 2>&1) || status=$?
+calls=$(cat "$home/run/systemctl.log" 2>/dev/null || true)
+if [ "$status" -eq 0 ] && [[ "$calls" == *"--user daemon-reload"*"--user enable batond.service"* ]] && [ ! -e "$link" ] \
+    && [[ "$output" == *"starts with the next graphical session"* ]]; then
+    pass "with a user manager, install-service.sh runs systemctl --user daemon-reload and enable"
+else
+    fail "with a fake systemctl: status $status, calls: $calls; output: $output"
+fi
+: >"$home/run/systemctl.log"
+PATH="$fake:$PATH" scripts/uninstall-service.sh --purge >/dev/null 2>&1 || fail "uninstall-service.sh with a fake systemctl failed"
+calls=$(cat "$home/run/systemctl.log")
+if [[ "$calls" == *"--user disable --now batond.service"* ]] && [ ! -e "$unit" ]; then
+    pass "with a user manager, uninstall-service.sh disables and stops the unit through systemctl"
+else
+    fail "uninstall with a fake systemctl: calls: $calls"
+fi
+
+cd "$root"
+if ((failures)); then
+    echo "install-service-check: $failures check(s) failed" >&2
+    exit 1
+fi
+echo "install-service-check: all checks passed"
