@@ -42,6 +42,15 @@ func openDescriptorCount() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
 }
 
+/// How many of this process's descriptors refer to what `descriptor` refers to (the same
+/// pipe, say): unlike ``openDescriptorCount()``, other threads opening or closing their own
+/// descriptors meanwhile do not change it.
+func descriptorCount(referringToSameAs descriptor: Int32) -> Int {
+    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)"),
+          let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return -1 }
+    return names.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == target }.count
+}
+
 /// A pipe whose ends close themselves.
 struct TestPipe {
     let readEnd: BusFileDescriptor
