@@ -1,3 +1,5 @@
+import Baton
+
 /// The names of Baton's D-Bus contract between apps, batond and the `baton` tool.
 ///
 /// batond owns ``busName`` on the session bus and serves ``daemonInterface`` at
@@ -24,6 +26,16 @@ public enum BatonService {
     public static let launchReasonContinue = "continue"
     /// The environment variable that names the type of the activity to continue.
     public static let launchActivityTypeVariable = "BATON_CONTINUE_TYPE"
+
+    /// The longest desktop activation token passed on, in bytes (tokens are short ids).
+    public static let maximumActivationTokenLength = 1024
+
+    /// Whether `token`, a desktop activation token from outside (a notification server's
+    /// `ActivationToken`, batond's `SetPlatformData`), is passed on: non-empty, at most
+    /// ``maximumActivationTokenLength`` bytes, without control or bidirectional characters.
+    public static func isAcceptableActivationToken(_ token: String) -> Bool {
+        !token.isEmpty && token.utf8.count <= maximumActivationTokenLength && !ActivityLimits.containsUnsafe(token)
+    }
 
     /// The introspection document of ``daemonInterface``.
     public static let daemonIntrospectionXML = String(decoding: PackageResources.org_baton_Daemon1_xml, as: UTF8.self)

@@ -284,16 +284,11 @@ public final class HandoffClient {
             call.fail(with: ServiceError.unknownActivity(token), sendingRecord: true)
             return
         }
-        if let activation = data["activation-token"]?.string, !activation.isEmpty,
-           activation.utf8.count <= Self.maximumActivationTokenLength,
-           !ActivityLimits.containsUnsafe(activation) {
+        if let activation = data["activation-token"]?.string, BatonService.isAcceptableActivationToken(activation) {
             application.activationToken = activation
         }
         call.reply()
     }
-
-    /// The longest activation token kept, in bytes (tokens are short ids).
-    static let maximumActivationTokenLength = 1024
 
     private func complete(_ token: String, bytes: [UInt8], _ call: BusMethodCall) {
         guard let entry = pending.removeValue(forKey: token), let center = application?.center else {

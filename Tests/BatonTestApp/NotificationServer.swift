@@ -20,7 +20,8 @@ private let notificationsXML = """
     """
 
 /// A desktop-notification server on the session bus, as a desktop shell runs one: it
-/// records each notification as a JSON line in `log` and, with `invoke`, answers each with
+/// records each notification as a JSON line in `log` (its text, actions, app name and icon,
+/// and its hints that are strings) and, with `invoke`, answers each with
 /// that action as a user clicking it would.
 @MainActor
 func runNotificationServer(log: String, invoke: String?, activationToken: String? = nil) -> Int32 {
@@ -34,9 +35,12 @@ func runNotificationServer(log: String, invoke: String?, activationToken: String
             case "Notify":
                 let id = nextID
                 nextID += 1
+                let hints = call.arguments.at(6)?.dictionary ?? [:]
                 let record: [String: Any] = [
                     "id": id, "summary": call.arguments.at(3)?.string ?? "", "body": call.arguments.at(4)?.string ?? "",
-                    "actions": call.arguments.at(5)?.strings ?? [],
+                    "actions": call.arguments.at(5)?.strings ?? [], "arguments": call.arguments.count,
+                    "appName": call.arguments.at(0)?.string ?? "", "appIcon": call.arguments.at(2)?.string ?? "",
+                    "stringHints": hints.compactMapValues(\.string),
                 ]
                 if let data = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]),
                    let handle = FileHandle(forWritingAtPath: log) {

@@ -1,4 +1,3 @@
-import Baton
 import BatonBus
 import BatonGLib
 import Logging
@@ -53,8 +52,7 @@ final class Notifier {
         connection.subscribe(sender: Self.name, interface: Self.name, member: "ActivationToken", path: Self.path) {
             [weak self] _, arguments in
             guard arguments.count == 2, case .uint32(let id) = arguments[0], let token = arguments.at(1)?.string,
-                  !token.isEmpty, token.utf8.count <= Self.maximumActivationTokenLength,
-                  !ActivityLimits.containsUnsafe(token), self?.shown[id] != nil
+                  BatonService.isAcceptableActivationToken(token), self?.shown[id] != nil
             else { return }
             self?.activationTokens[id] = token
             self?.logger.debug("notification \(id) comes with an activation token")
@@ -128,9 +126,6 @@ final class Notifier {
         forget(notification: id)
         onAction(entry.key, own, token)
     }
-
-    /// The longest activation token kept, in bytes (tokens are short ids).
-    static let maximumActivationTokenLength = 1024
 
     private func forget(notification id: UInt32) {
         activationTokens[id] = nil
