@@ -209,6 +209,12 @@ class MailComposerHandoffScenarios: XCTestCase {
                        "the launch's own activate was skipped: \(launched.events().map(\.event))")
         XCTAssertTrue(waitUntil { try currentTitle() == "Draft: Moving" })
         XCTAssertFalse(monitor.log.contains("Draft: No Subject"), "a placeholder was offered: \(monitor.log)")
+        // What the person sees: the launched instance shows the draft in a window of its own.
+        let launchedPID = try XCTUnwrap((try session.baton(["apps", "--json"]).json as? [[String: Any]])?
+            .compactMap({ $0["pid"] as? Int }).first(where: { $0 != Int(origin.process?.processIdentifier ?? 0) }))
+        defer { kill(Int32(launchedPID), SIGTERM) }
+        XCTAssertTrue(waitUntil { !(try desktop.windows(pid: Int32(launchedPID)) { $0 == "Moving" }).isEmpty },
+                      "the launched instance never showed the draft")
         try screenshot("launched-to-continue")
         XCTAssertEqual(restored.userInfo?["to"] as? String, "bob@example.org")
         XCTAssertEqual(restored.userInfo?["subject"] as? String, "Moving")
@@ -217,10 +223,6 @@ class MailComposerHandoffScenarios: XCTestCase {
         XCTAssertNotNil(origin.waitForEvent { $0.event == "was-continued" })
         XCTAssertTrue(waitUntil { try origin.windows(titled: "Moving", timeout: 0.1).isEmpty },
                       "the draft window closed on the origin")
-        if let pid = (try session.baton(["apps", "--json"]).json as? [[String: Any]])?
-            .compactMap({ $0["pid"] as? Int }).first(where: { $0 != Int(origin.process?.processIdentifier ?? 0) }) {
-            kill(Int32(pid), SIGTERM)
-        }
     }
 
     private static var desktopEntry: URL? {
