@@ -27,6 +27,18 @@ public enum BatonService {
     /// The environment variable that names the type of the activity to continue.
     public static let launchActivityTypeVariable = "BATON_CONTINUE_TYPE"
 
+    /// The application action batond activates (`org.freedesktop.Application.ActivateAction`,
+    /// which starts the app if need be) when it starts a `DBusActivatable` app to continue an
+    /// activity. Its parameter is an `a{sv}`: ``continueActivityTypeKey`` and, when the
+    /// person clicked a notification, ``continueActivationTokenKey``. D-Bus activation passes
+    /// no environment, so this is how such an app learns why it was started. BatonGtk adds
+    /// the action to every application.
+    public static let continueActionName = "baton-continue"
+    /// The activity type, a string, in the parameter of ``continueActionName``.
+    public static let continueActivityTypeKey = "activity-type"
+    /// The desktop activation token, a string, in the parameter of ``continueActionName``.
+    public static let continueActivationTokenKey = "activation-token"
+
     /// The longest desktop activation token passed on, in bytes (tokens are short ids).
     public static let maximumActivationTokenLength = 1024
 

@@ -8,13 +8,15 @@ extension BusConnection {
     /// descriptors among the arguments go with the call in a `GUnixFDList`, and those in the
     /// reply come back as ``BusFileDescriptor``s of their own.
     ///
-    /// - Parameter timeout: seconds to wait for the reply.
+    /// - Parameters:
+    ///   - autoStart: whether the bus may start the destination through D-Bus activation.
+    ///   - timeout: seconds to wait for the reply.
     /// - Throws: ``BusError``; ``BusError/failed(_:)`` when the arguments cannot be sent
     ///   (see ``BusValueError``) or the reply cannot be read.
     public func call(_ destination: String, path: String, interface: String, method: String,
-                     arguments: [BusValue] = [], timeout: Double = 25) async throws -> [BusValue] {
+                     arguments: [BusValue] = [], autoStart: Bool = false, timeout: Double = 25) async throws -> [BusValue] {
         let message = try Self.methodCall(destination, path: path, interface: interface, method: method,
-                                          arguments: arguments, autoStart: false)
+                                          arguments: arguments, autoStart: autoStart)
         defer { g_object_unref(UnsafeMutableRawPointer(message)) }
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[BusValue], any Error>) in
             let box = Unmanaged.passRetained(CallReply(continuation)).toOpaque()

@@ -23,15 +23,35 @@ open class ApplicationWindow: Window {
     /// call ``present()``.
     public init(application: BatonApplication) {
         self.application = application
-        let widget = gtk_application_window_new(application.gtkApplication)
-        let window = baton_window(widget)
+        let window = baton_window(gtk_application_window_new(application.gtkApplication))!
         gtkWindow = window
         super.init()
-        GObjectData.attach(self, to: UnsafeMutableRawPointer(window!), key: Self.dataKey)
-        GObjectSignals.onNotify(UnsafeMutableRawPointer(window!), "focus-widget") { [weak self] in
+        attach(to: window)
+    }
+
+    /// Makes a window the caller already created a Baton window of `application`: a
+    /// `GtkWindow` or an instance of a subclass, such as `GtkApplicationWindow` or
+    /// libadwaita's `AdwApplicationWindow` (cast it with `baton_window(_:)`). The window
+    /// joins `application` if it belongs to none yet. Not shown yet: call ``present()``.
+    /// (Give an `AdwApplicationWindow` its content with `adw_application_window_set_content`,
+    /// not ``setChild(_:)``.)
+    public init(wrapping window: UnsafeMutablePointer<GtkWindow>, application: BatonApplication) {
+        self.application = application
+        gtkWindow = window
+        super.init()
+        if gtk_window_get_application(window) == nil {
+            gtk_window_set_application(window, application.gtkApplication)
+        }
+        attach(to: window)
+    }
+
+    /// Follows the GTK window's focus and destruction, and tells the application.
+    private func attach(to window: UnsafeMutablePointer<GtkWindow>) {
+        GObjectData.attach(self, to: UnsafeMutableRawPointer(window), key: Self.dataKey)
+        GObjectSignals.onNotify(UnsafeMutableRawPointer(window), "focus-widget") { [weak self] in
             self?.focusDidMove()
         }
-        GObjectSignals.connect(UnsafeMutableRawPointer(window!), "destroy") { [weak self] in
+        GObjectSignals.connect(UnsafeMutableRawPointer(window), "destroy") { [weak self] in
             self?.windowWasDestroyed()
         }
         application.windowDidOpen(self)

@@ -1,4 +1,5 @@
 import Baton
+import BatonBus
 import BatonGLib
 import CGLib
 import CGtk
@@ -18,6 +19,9 @@ import Logging
 /// does. An app the service started to continue an activity (``launchReason``) gets no
 /// `activate` for that launch, so it shows no default window beside the continued one; if
 /// that continuation fails while the app has no window, ``onActivate`` runs after all.
+///
+/// An app built on another `GtkApplication` subclass, such as libadwaita's `AdwApplication`,
+/// makes it with ``init(wrapping:center:)``; BatonGtk itself never depends on libadwaita.
 @MainActor
 open class BatonApplication: Application {
     /// The GTK application.
@@ -30,9 +34,10 @@ open class BatonApplication: Application {
     /// continued activity brings its own window (the delegate's `continue…` makes it).
     public var onActivate: (@MainActor () -> Void)?
 
-    /// Why this process was started, read from its environment when the application was
-    /// created (see ``LaunchReason``).
-    public let launchReason: LaunchReason
+    /// Why this process was started: read from its environment when the application was
+    /// created, or told by the service when it started the app through D-Bus activation
+    /// (``BatonService/continueActionName``) (see ``LaunchReason``).
+    public private(set) var launchReason: LaunchReason
 
     /// The desktop activation token the next presented window carries
     /// (``ApplicationWindow/present()``), once the service delivered one with a continuation.
@@ -81,6 +86,29 @@ open class BatonApplication: Application {
         launchActivationToken = ProcessInfo.processInfo.environment["XDG_ACTIVATION_TOKEN"]
         skipsLaunchActivation = launchReason.isContinuation
         super.init(center: center)
+        attachToGtkApplication()
+    }
+
+    /// Makes an application the caller already created the Baton application: a
+    /// `GtkApplication` or an instance of a subclass of it, such as libadwaita's
+    /// `AdwApplication` (cast it with `baton_application(_:)`). Its id and flags are the ones
+    /// it was created with; the application takes over the caller's reference.
+    ///
+    /// ```swift
+    /// let app = BatonApplication(wrapping: baton_application(adw_application_new(id, BatonApplication.defaultFlags)))
+    /// ```
+    public init(wrapping application: UnsafeMutablePointer<GtkApplication>, center: ActivityCenter = .shared) {
+        gtkApplication = application
+        launchReason = LaunchReason.takeFromEnvironment()
+        launchActivationToken = ProcessInfo.processInfo.environment["XDG_ACTIVATION_TOKEN"]
+        skipsLaunchActivation = launchReason.isContinuation
+        super.init(center: center)
+        attachToGtkApplication()
+    }
+
+    /// Follows the GTK application's signals and active window, and adds the action the
+    /// service activates to start the app for a continuation.
+    private func attachToGtkApplication() {
         center.scheduler = GLibScheduler()
         let instance = UnsafeMutableRawPointer(gtkApplication)
         GObjectSignals.onNotify(instance, "active-window") { [weak self] in
@@ -88,6 +116,9 @@ open class BatonApplication: Application {
         }
         GObjectSignals.connect(instance, "startup") { [weak self] in self?.didStartUp() }
         GObjectSignals.connect(instance, "activate") { [weak self] in self?.didActivate() }
+        GActions.addTakingRecord(BatonService.continueActionName, to: OpaquePointer(gtkApplication)) { [weak self] record in
+            self?.serviceStartedAppToContinue(record)
+        }
         if launchReason.isContinuation { watchLaunchContinuation() }
     }
 
@@ -100,12 +131,38 @@ open class BatonApplication: Application {
 
     private func didStartUp() {
         hasStartedUp = true
-        if launchObservation != nil {
-            holdsForLaunchContinuation = true
-            g_application_hold(baton_gapplication(gtkApplication))
-        }
+        if launchObservation != nil { holdForLaunchContinuation() }
         handoff?.start()
         onStartup?()
+    }
+
+    /// The service started this app through D-Bus activation to continue an activity (it
+    /// activated ``BatonService/continueActionName``). Such a launch (`--gapplication-service`)
+    /// gets no `activate`: the app waits, windowless, for the continuation, as one the service
+    /// started from its `Exec` line does, and the first window it presents carries the
+    /// activation token. Ignored once the app shows a window or already waits.
+    private func serviceStartedAppToContinue(_ record: [String: BusValue]) {
+        guard let activityType = record[BatonService.continueActivityTypeKey]?.string,
+              ActivityLimits.isValidActivityType(activityType) else {
+            Logger(label: "baton.application").warning(
+                "ignored \(BatonService.continueActionName): its \(BatonService.continueActivityTypeKey) is missing or not an activity type")
+            return
+        }
+        if let token = record[BatonService.continueActivationTokenKey]?.string,
+           BatonService.isAcceptableActivationToken(token) {
+            activationToken = token
+        }
+        guard windows.isEmpty, launchObservation == nil, !launchReason.isContinuation else { return }
+        launchReason = .continuation(activityType: activityType)
+        skipsLaunchActivation = true
+        watchLaunchContinuation()
+        if hasStartedUp { holdForLaunchContinuation() }
+    }
+
+    private func holdForLaunchContinuation() {
+        guard !holdsForLaunchContinuation else { return }
+        holdsForLaunchContinuation = true
+        g_application_hold(baton_gapplication(gtkApplication))
     }
 
     private func didActivate() {

@@ -14,6 +14,35 @@ enum GActions {
         g_action_map_add_action(map, action)
         g_object_unref(UnsafeMutableRawPointer(action))
     }
+
+    /// Adds an action called `name`, with an `a{sv}` parameter, to `map`; `body` runs with
+    /// its entries (variant values unwrapped) each time it is activated.
+    static func addTakingRecord(_ name: String, to map: OpaquePointer,
+                                _ body: @escaping @MainActor ([String: BusValue]) -> Void) {
+        let action = g_simple_action_new(name, g_variant_type_checked_("a{sv}"))!
+        let box = Unmanaged.passRetained(RecordActionHandler(body)).toOpaque()
+        let trampoline: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void = { _, parameter, data in
+            guard let data, let parameter, let record = (try? BusValue(variant: parameter))?.dictionary else { return }
+            let handler = Unmanaged<RecordActionHandler>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { handler.body(record) }
+        }
+        baton_signal_connect(UnsafeMutableRawPointer(action), "activate", unsafeBitCast(trampoline, to: GCallback.self),
+                             box, { data, _ in
+                                 guard let data else { return }
+                                 Unmanaged<RecordActionHandler>.fromOpaque(data).release()
+                             })
+        g_action_map_add_action(map, action)
+        g_object_unref(UnsafeMutableRawPointer(action))
+    }
+}
+
+/// The Swift side of an action with an `a{sv}` parameter, released with its signal handler.
+private final class RecordActionHandler {
+    let body: @MainActor ([String: BusValue]) -> Void
+
+    init(_ body: @escaping @MainActor ([String: BusValue]) -> Void) {
+        self.body = body
+    }
 }
 
 extension BatonApplication {

@@ -113,6 +113,7 @@ final class NoteApp: BatonApplication, ApplicationDelegate {
         // with the continuation, or in the environment of a launch.
         let token = activationToken ?? launchActivationToken
         FileHandle.standardError.write(Data("note: activation token \(token ?? "none")\n".utf8))
+        FileHandle.standardError.write(Data("note: launch reason \(launchReason)\n".utf8))
         if arguments.contains("--decline") { return false }
         if window == nil { activate() }   // started by batond to continue: no window yet
         guard let window else { return false }
@@ -134,11 +135,19 @@ final class NoteApp: BatonApplication, ApplicationDelegate {
 
 @MainActor
 func runNoteApp() -> Int32 {
+    // Where a process the bus starts (no shell to redirect it) writes what the tests read.
+    if let log = option("--log") {
+        let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0, dup2(descriptor, STDERR_FILENO) >= 0 else { return 66 }
+        close(descriptor)
+    }
     let types = (option("--types") ?? "org.baton.test.note").split(separator: ",").map(String.init)
     let app = NoteApp(appID: option("--app-id") ?? "org.baton.TestApp", activityType: types.first ?? "",
                       text: option("--text") ?? "", fault: option("--fault"),
                       restoreDelay: Double(option("--restore-delay") ?? "0") ?? 0,
                       unique: arguments.contains("--unique"))
     app.enableHandoff(teamIdentifier: option("--team") ?? "org.baton.test", activityTypes: types)
-    return app.run(arguments: [CommandLine.arguments[0]])
+    // Started by the bus as a service (a D-Bus service file's Exec), GApplication's own option.
+    let service = arguments.contains("--gapplication-service") ? ["--gapplication-service"] : []
+    return app.run(arguments: [CommandLine.arguments[0]] + service)
 }

@@ -45,6 +45,26 @@ final class ActivationTokenTests: ServiceTestCase {
         if let pid = apps.first(where: { $0["running"] as? Bool == true })?["pid"] as? Int { kill(Int32(pid), SIGTERM) }
     }
 
+    func testAnAppTheBusStartsGetsTheTokenWithTheContinueAction() throws {
+        try requireDisplay()
+        try startClickingServer(token: "token-activated-9")
+        let log = session.root.appendingPathComponent("activated.log")
+        try session.installDesktopEntry(id: "org.baton.TestApp", exec: "/bin/false", teamID: "org.baton.test",
+                                        activityTypes: ["org.baton.test.note"], dbusActivatable: true)
+        try """
+            [D-BUS Service]
+            Name=org.baton.TestApp
+            Exec=\(ServiceSession.product("BatonTestApp").path) app --unique --text activated --gapplication-service --log \(log.path)
+            """.write(to: session.servicesFolder.appendingPathComponent("org.baton.TestApp.service"), atomically: true,
+                      encoding: .utf8)
+        try offerNote("activated")
+        XCTAssertTrue(waitUntil(timeout: 15) {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("note: activation token token-activated-9")
+        }, (try? String(contentsOf: log, encoding: .utf8)) ?? "no log")
+        let apps = try XCTUnwrap(session.baton(["apps", "--json"]).json as? [[String: Any]])
+        if let pid = apps.first(where: { $0["running"] as? Bool == true })?["pid"] as? Int { kill(Int32(pid), SIGTERM) }
+    }
+
     func testWithoutATokenTheAppGetsNone() throws {
         let server = try session.start(ServiceSession.product("BatonTestApp"),
                                        ["notification-server", "--log", session.root.appendingPathComponent("n.jsonl").path,

@@ -46,12 +46,14 @@ final class ContinuationTests: ServiceTestCase {
     func testContinueStartsADBusActivatableClaimantThroughDBus() throws {
         try requireDisplay()
         let trace = session.root.appendingPathComponent("activated.trace.jsonl")
+        let log = session.root.appendingPathComponent("activated.log")
         try session.installDesktopEntry(id: "org.baton.TestApp", exec: "/bin/false", teamID: "org.baton.test",
                                         activityTypes: ["org.baton.test.note"], dbusActivatable: true)
+        // Started as the bus starts a GApplication: as a service, which gets no `activate`.
         try """
             [D-BUS Service]
             Name=org.baton.TestApp
-            Exec=/usr/bin/env BATON_TRACE=\(trace.path) \(ServiceSession.product("BatonTestApp").path) app --unique --text activated
+            Exec=/usr/bin/env BATON_TRACE=\(trace.path) \(ServiceSession.product("BatonTestApp").path) app --unique --text activated --gapplication-service --log \(log.path)
             """.write(to: session.servicesFolder.appendingPathComponent("org.baton.TestApp.service"), atomically: true,
                       encoding: .utf8)
         let result = try session.baton(["continue", "--file", note("through D-Bus")])
@@ -60,6 +62,9 @@ final class ContinuationTests: ServiceTestCase {
         let restored = try XCTUnwrap(activated.waitForEvent("restored"))
         XCTAssertEqual((restored["userInfo"] as? [String: Any])?["text"] as? String, "through D-Bus")
         if let pid = restored["pid"] as? Int { kill(Int32(pid), SIGTERM) }
+        let written = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        XCTAssertTrue(written.contains(#"note: launch reason continuation(activityType: "org.baton.test.note")"#),
+                      "batond's baton-continue action told the app why the bus started it: \(written)")
     }
 
     func testContinuingALocalActivityTellsItsOriginApp() throws {

@@ -1,3 +1,4 @@
+import BatonBus
 import BatonGLib
 import CGLib
 import Foundation
@@ -6,7 +7,11 @@ import Logging
 /// Starts installed apps so that they do not live and die with batond. The route, in order:
 ///
 /// 1. ``Route/dbusActivation`` for a `DBusActivatable=true` entry: the bus (or the systemd
-///    user manager behind it) starts the app, never batond.
+///    user manager behind it) starts the app, never batond. batond activates the app's
+///    ``BatonService/continueActionName`` action (`org.freedesktop.Application.ActivateAction`,
+///    with the activation token as platform data), so the app knows it was started to
+///    continue and shows no default window; an app that refuses that call is activated
+///    (`Activate`) instead.
 /// 2. ``Route/transientScope`` when a systemd user manager is on the session bus: the app is
 ///    spawned detached, then moved into a transient scope of its own (``SystemdScope``), out
 ///    of `batond.service`'s control group. If the manager refuses, the app keeps running
@@ -36,18 +41,18 @@ struct AppLauncher {
                 activationToken: String? = nil) async throws -> Int32? {
         let route = await route(for: app)
         logger.info("starting \(app.appID) through \(route.rawValue)")
+        if route == .dbusActivation {
+            activate(app, toContinue: activityType, activationToken: activationToken)
+            return nil
+        }
         // Nothing may suspend between the start and the return: the caller waits for the
         // app's registration from its next line on.
         guard let pid = try InstalledApps.launch(app, toContinue: activityType, activationToken: activationToken) else {
-            if route != .dbusActivation {
-                logger.info("\(app.appID) was started by D-Bus activation after all (GIO's choice for its entry)")
-            }
+            logger.info("\(app.appID) was started by D-Bus activation after all (GIO's choice for its entry)")
             return nil
         }
         switch route {
-        case .dbusActivation:
-            logger.notice("\(app.appID) is DBusActivatable but GIO spawned its Exec line (process \(pid), detached): its app id is not a bus name")
-        case .detached:
+        case .dbusActivation, .detached:
             logger.info("started \(app.appID) as process \(pid) in its own session (no systemd user manager on the bus)")
         case .transientScope:
             let unit = SystemdScope.unitName(appID: app.appID)
@@ -57,10 +62,53 @@ struct AppLauncher {
         return pid
     }
 
-    /// The route for `app`: D-Bus activation, else a transient scope when a systemd user
-    /// manager is on the bus, else a detached process.
+    /// Asks the bus to start `app` (if it is not running) and activates its
+    /// ``BatonService/continueActionName`` action with `activityType`; if the app refuses
+    /// the call, activates it through GIO (`Activate`) instead. Returns at once: the caller
+    /// waits for the app's registration, which the bus's start leads to.
+    private func activate(_ app: InstalledApp, toContinue activityType: String, activationToken: String?) {
+        var platformData: [String: BusValue] = [:]
+        var parameter: [String: BusValue] = [BatonService.continueActivityTypeKey: .string(activityType)]
+        if let activationToken {
+            platformData["activation-token"] = .string(activationToken)
+            platformData["desktop-startup-id"] = .string(activationToken)
+            parameter[BatonService.continueActivationTokenKey] = .string(activationToken)
+        }
+        let arguments: [BusValue] = [.string(BatonService.continueActionName),
+                                     .array(elementType: "v", [.variant(.dictionary(parameter))]),
+                                     .dictionary(platformData)]
+        let connection = connection, logger = logger
+        Task { @MainActor in
+            do {
+                _ = try await connection.call(app.appID, path: Self.applicationObjectPath(app.appID),
+                                              interface: "org.freedesktop.Application", method: "ActivateAction",
+                                              arguments: arguments, autoStart: true)
+                logger.info("activated \(app.appID) to continue \(activityType)")
+            } catch {
+                logger.notice("\(app.appID) did not take \(BatonService.continueActionName) (\(error)); activating it instead")
+                do {
+                    if let pid = try InstalledApps.launch(app, toContinue: activityType, activationToken: activationToken) {
+                        Self.reap(pid, appID: app.appID, logger: logger)
+                    }
+                } catch {
+                    logger.error("could not start \(app.appID): \(error)")
+                }
+            }
+        }
+    }
+
+    /// The object path of a GApplication with id `appID`, as `org.freedesktop.Application`
+    /// defines it: `/` and the id with `.` as `/` and `-` as `_`.
+    static func applicationObjectPath(_ appID: String) -> String {
+        "/" + appID.replacingOccurrences(of: ".", with: "/").replacingOccurrences(of: "-", with: "_")
+    }
+
+    /// The route for `app`: D-Bus activation for a `DBusActivatable` entry whose id is a bus
+    /// name, else a transient scope when a systemd user manager is on the bus, else a
+    /// detached process.
     func route(for app: InstalledApp) async -> Route {
-        if app.isDBusActivatable { return .dbusActivation }
+        // GIO, like the bus, activates only an id that is a bus name.
+        if app.isDBusActivatable && g_dbus_is_name(app.appID) != 0 { return .dbusActivation }
         return await SystemdScope.managerIsPresent(on: connection) ? .transientScope : .detached
     }
 
