@@ -80,10 +80,16 @@ let package = Package(
             dependencies: ["Baton", "BatonTesting"],
             path: "Examples/CoreDemo"
         ),
+        .systemLibrary(
+            name: "CAdwaita",
+            path: "Examples/CAdwaita",
+            pkgConfig: "libadwaita-1",
+            providers: [.apt(["libadwaita-1-dev"])]
+        ),
         .executableTarget(
             name: "MailComposer",
             dependencies: [
-                "Baton", "BatonGtk", "CGtk",
+                "Baton", "BatonGtk", "CGtk", "CAdwaita",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

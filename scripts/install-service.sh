@@ -10,12 +10,25 @@
 #                         do not start systemd user units (systemd-run sessions skip it)
 #   batond's entry, icon  $XDG_DATA_HOME/applications/org.baton.Daemon.desktop (hidden from menus),
 #                         $XDG_DATA_HOME/icons/hicolor/{scalable,symbolic}/apps/org.baton.Daemon*.svg
-#   MailComposer's entry  $XDG_DATA_HOME/applications/org.example.MailComposer.desktop
+#   MailComposer          $XDG_DATA_HOME/applications/org.example.MailComposer.desktop (its desktop
+#                         entry: Exec= and its action's Exec= name the installed program),
+#                         $XDG_DATA_HOME/dbus-1/services/org.example.MailComposer.service,
+#                         $XDG_DATA_HOME/icons/hicolor/{scalable,symbolic}/apps/org.example.MailComposer*.svg,
+#                         $XDG_DATA_HOME/metainfo/org.example.MailComposer.metainfo.xml (AppStream)
+#   caches                update-desktop-database refreshes $XDG_DATA_HOME/applications/mimeinfo.cache
+#                         (when installed), so MailComposer is known as a mailto: handler; the
+#                         icon cache is refreshed only where $XDG_DATA_HOME/icons/hicolor has an
+#                         index.theme (GTK ignores a cache without one). Neither is in --list-files:
+#                         they are shared, and the uninstaller refreshes them rather than delete them.
 #   completions           bash: $XDG_DATA_HOME/bash-completion/completions/, zsh:
 #                         $XDG_DATA_HOME/zsh/site-functions/, fish: $XDG_CONFIG_HOME/fish/completions/
 #   manual pages          $PREFIX/share/man/man1/baton.1 and batond.1
 # XDG_DATA_HOME and XDG_CONFIG_HOME default to ~/.local/share and ~/.config. With HOME and
 # those set elsewhere, everything goes there (the tests install into a temporary HOME).
+# MailComposer's entry declares that it handles mailto: links (MimeType=x-scheme-handler/mailto)
+# but this script does not make it the default handler: that is the user's choice, made in the
+# desktop's settings or with `xdg-mime default org.example.MailComposer.desktop x-scheme-handler/mailto`,
+# which is never run here.
 # scripts/uninstall-service.sh removes all of it; `--list-files` prints what is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +62,7 @@ config="${XDG_CONFIG_HOME:-$HOME/.config}"
 unitdir="$config/systemd/user"
 wants="$unitdir/graphical-session.target.wants"
 resources=Sources/batond/Resources
+mail_resources=Examples/MailComposer/Resources
 programs=(batond baton MailComposer)
 
 # Every path the installation makes (a folder only for MailComposer's resources); the
@@ -63,8 +77,12 @@ installed_files() {
     echo "$config/autostart/org.baton.Daemon.desktop"
     echo "$data/applications/org.baton.Daemon.desktop"
     echo "$data/applications/org.example.MailComposer.desktop"
+    echo "$data/dbus-1/services/org.example.MailComposer.service"
     echo "$data/icons/hicolor/scalable/apps/org.baton.Daemon.svg"
     echo "$data/icons/hicolor/symbolic/apps/org.baton.Daemon-symbolic.svg"
+    echo "$data/icons/hicolor/scalable/apps/org.example.MailComposer.svg"
+    echo "$data/icons/hicolor/symbolic/apps/org.example.MailComposer-symbolic.svg"
+    echo "$data/metainfo/org.example.MailComposer.metainfo.xml"
     for program in baton batond; do
         echo "$data/bash-completion/completions/$program"
         echo "$data/zsh/site-functions/_$program"
@@ -110,8 +128,8 @@ install_template() {
 
 install -d "$bindir" "$bindir/Baton_MailComposer.resources" "$data/dbus-1/services" "$unitdir" "$wants" \
     "$config/autostart" "$data/applications" "$data/icons/hicolor/scalable/apps" \
-    "$data/icons/hicolor/symbolic/apps" "$data/bash-completion/completions" "$data/zsh/site-functions" \
-    "$config/fish/completions" "$mandir/man1"
+    "$data/icons/hicolor/symbolic/apps" "$data/metainfo" "$data/bash-completion/completions" \
+    "$data/zsh/site-functions" "$config/fish/completions" "$mandir/man1"
 for program in "${programs[@]}"; do install -m 0755 "$bin/$program" "$bindir/"; done
 cp -R "$bin/Baton_MailComposer.resources/." "$bindir/Baton_MailComposer.resources/"
 install_template "$resources/org.baton.Daemon.service" "$data/dbus-1/services/org.baton.Daemon.service"
@@ -120,12 +138,35 @@ install_template "$resources/org.baton.Daemon-autostart.desktop" "$config/autost
 install_template "$resources/org.baton.Daemon.desktop" "$data/applications/org.baton.Daemon.desktop"
 install -m 0644 "$resources/org.baton.Daemon.svg" "$data/icons/hicolor/scalable/apps/"
 install -m 0644 "$resources/org.baton.Daemon-symbolic.svg" "$data/icons/hicolor/symbolic/apps/"
-sed "s|^Exec=MailComposer|Exec=$bindir/MailComposer|" Examples/MailComposer/Resources/org.example.MailComposer.desktop \
+# MailComposer's entry names the bare program on every Exec line (the main group's and each
+# action's), which the tests replace too: here it becomes the installed path.
+sed "s|^Exec=MailComposer|Exec=$bindir/MailComposer|" "$mail_resources/org.example.MailComposer.desktop" \
     >"$work/MailComposer.desktop"
 install -m 0644 "$work/MailComposer.desktop" "$data/applications/org.example.MailComposer.desktop"
+install_template "$mail_resources/org.example.MailComposer.service" "$data/dbus-1/services/org.example.MailComposer.service"
+install -m 0644 "$mail_resources/icons/hicolor/scalable/apps/org.example.MailComposer.svg" "$data/icons/hicolor/scalable/apps/"
+install -m 0644 "$mail_resources/icons/hicolor/symbolic/apps/org.example.MailComposer-symbolic.svg" \
+    "$data/icons/hicolor/symbolic/apps/"
+install -m 0644 "$mail_resources/org.example.MailComposer.metainfo.xml" "$data/metainfo/"
 if command -v desktop-file-validate >/dev/null 2>&1; then
     desktop-file-validate "$data/applications/org.baton.Daemon.desktop" "$config/autostart/org.baton.Daemon.desktop" \
+        "$data/applications/org.example.MailComposer.desktop" \
         || echo "install-service: warning: desktop-file-validate found problems (above)" >&2
+fi
+# The caches desktops read: the MIME handlers (so mailto: links can offer MailComposer; the
+# default handler stays the user's), and the icon cache, only where the theme folder has an
+# index.theme (without one, GTK would not read the cache).
+if command -v update-desktop-database >/dev/null 2>&1; then
+    update-desktop-database -q "$data/applications" \
+        || echo "install-service: warning: update-desktop-database $data/applications failed" >&2
+fi
+if [ -f "$data/icons/hicolor/index.theme" ]; then
+    for icon_cache_tool in gtk4-update-icon-cache gtk-update-icon-cache; do
+        command -v "$icon_cache_tool" >/dev/null 2>&1 || continue
+        "$icon_cache_tool" -q -f "$data/icons/hicolor" \
+            || echo "install-service: warning: $icon_cache_tool $data/icons/hicolor failed" >&2
+        break
+    done
 fi
 
 # Shell completions, as swift-argument-parser writes them for each program.

@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
     pkg-config          # finds gtk4 for the BatonGtk C targets
     libgtk-4-dev        # GTK 4 headers and libraries
+    libadwaita-1-dev    # libadwaita 1.2 for MailComposer (BatonGtk itself needs only GTK)
     xvfb xauth          # virtual display for the GTK tests (xvfb-run)
     dbus dbus-x11       # session bus for tests and the service
     libglib2.0-dev      # GIO headers (GDBus, GDesktopAppInfo) for the CGLib module
@@ -19,6 +20,8 @@ packages=(
     wtype               # virtual keyboard and scripted typing under sway
     grim                # screenshots of the sway session (wlr-screencopy)
     desktop-file-utils  # desktop-file-validate: the shipped desktop entries are checked
+    appstream           # appstreamcli validate: MailComposer's AppStream metainfo is checked
+    librsvg2-bin        # rsvg-convert: the shipped icons are checked
 )
 
 missing=()

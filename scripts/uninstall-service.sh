@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Removes what scripts/install-service.sh installed for the current user, as that script
 # lists it (`install-service.sh --list-files`, with the same PREFIX, HOME and XDG_* variables):
-# the binaries, the D-Bus service file, the systemd user unit and its link in
+# the binaries, the D-Bus service files, the systemd user unit and its link in
 # graphical-session.target.wants/, the autostart entry, batond's and MailComposer's desktop
-# entries, the icons, the shell completions and the manual pages. A batond running from the
-# installed binary is stopped first (through systemd when a user manager runs).
+# entries, the icons, MailComposer's AppStream metainfo, the shell completions and the manual
+# pages. A batond running from the installed binary is stopped first (through systemd when a
+# user manager runs). The shared caches the installer refreshed are refreshed again, not
+# deleted: update-desktop-database rewrites applications/mimeinfo.cache without MailComposer's
+# mailto: claim (a cache left describing nothing is removed), and the icon cache is rebuilt
+# where icons/hicolor has an index.theme.
 #
 # The user's own data stays: batond's state, this device's identity key and pairings
 # (so the other devices stay paired), MailComposer's mail and windows. `--purge` deletes
@@ -81,6 +85,30 @@ for path in "${files[@]}"; do
 done
 # The unit's wants folder, when the link was all it held.
 rmdir "$config/systemd/user/graphical-session.target.wants" 2>/dev/null || true
+# The MIME cache of the applications folder, which other apps' entries may be in too: written
+# again from what is left. One that lists no handler at all (no `type=entries;` line, only its
+# group header) is removed, as though update-desktop-database had never run there.
+applications="$data/applications"
+if [ -d "$applications" ]; then
+    if command -v update-desktop-database >/dev/null 2>&1; then
+        update-desktop-database -q "$applications" \
+            || echo "uninstall-service: warning: update-desktop-database $applications failed" >&2
+        if [ -f "$applications/mimeinfo.cache" ] && ! grep -q '=' "$applications/mimeinfo.cache"; then
+            rm -f -- "$applications/mimeinfo.cache"
+        fi
+    elif [ -f "$applications/mimeinfo.cache" ] && grep -q 'org\.example\.MailComposer\.desktop' "$applications/mimeinfo.cache"; then
+        echo "uninstall-service: note: $applications/mimeinfo.cache still names MailComposer (no update-desktop-database here to rewrite it); desktops skip entries whose file is gone"
+    fi
+fi
+# The icon cache, where the installer refreshed one (only beside an index.theme).
+icons="$data/icons/hicolor"
+if [ -f "$icons/index.theme" ] && [ -f "$icons/icon-theme.cache" ]; then
+    for icon_cache_tool in gtk4-update-icon-cache gtk-update-icon-cache; do
+        command -v "$icon_cache_tool" >/dev/null 2>&1 || continue
+        "$icon_cache_tool" -q -f "$icons" || echo "uninstall-service: warning: $icon_cache_tool $icons failed" >&2
+        break
+    done
+fi
 if $manager; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi
 echo "uninstall-service: removed $removed installed files"
 

@@ -1,3 +1,5 @@
+import BatonGtk
+import CGtk
 import Foundation
 
 /// Finds the app's resources (sample inbox, Info.plist, desktop entry): in the resource
@@ -15,6 +17,14 @@ enum AppResources {
         candidates.append(folder.appendingPathComponent("../share/MailComposer", isDirectory: true))
         return candidates.first { fileManager.fileExists(atPath: $0.appendingPathComponent("Info.plist").path) }
     }()
+
+    /// Lets GTK find the app's own icons among its resources, so the About window and the
+    /// window icon show them before the app is installed.
+    @MainActor
+    static func addIconsToTheme() {
+        guard let icons = url("icons"), let display = gdk_display_get_default() else { return }
+        gtk_icon_theme_add_search_path(gtk_icon_theme_get_for_display(display), icons.path)
+    }
 
     static func url(_ name: String) -> URL? {
         directory?.appendingPathComponent(name)

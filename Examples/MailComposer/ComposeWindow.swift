@@ -1,5 +1,6 @@
 import Baton
 import BatonGtk
+import CAdwaita
 import CGtk
 import Foundation
 import Logging
@@ -8,9 +9,9 @@ import Logging
 /// every field marks it dirty, and an update pass reads the fields back into `userInfo`.
 ///
 /// Drafts are transactional: when the draft is continued on another device, this window
-/// closes, and only then.
+/// closes, and only then. Closing a window with something written in it asks first.
 @MainActor
-final class ComposeWindow: ApplicationWindow, UserActivityDelegate {
+final class ComposeWindow: MailWindow, UserActivityDelegate {
     let draftID: UUID
     private(set) var inReplyTo: String?
     private let toEntry = Widgets.entry(placeholder: "Recipients")
@@ -18,18 +19,17 @@ final class ComposeWindow: ApplicationWindow, UserActivityDelegate {
     private let subjectEntry = Widgets.entry(placeholder: "Subject")
     private let bodyView: UnsafeMutablePointer<GtkWidget> = gtk_text_view_new()!
     var bodyViewWidget: UnsafeMutablePointer<GtkWidget> { bodyView }
-    private let titleLabel = Widgets.label("New Message", classes: ["title"], xalign: 0.5)
-    /// Tells the person what could not be read of a continued or restored draft.
-    private let banner = Banner()
+    /// The header bar's title (the subject) and subtitle (the recipients).
+    private let windowTitle: Widgets.Widget = adw_window_title_new("New Message", "")!
+    /// The question asked before a written draft is closed, while it is shown.
+    private var discardQuestion: Widgets.Widget?
     private let onSend: (ComposeWindow, MailMessage) -> Bool
 
     init(application: BatonApplication, draftID: UUID = UUID(),
          onSend: @escaping (ComposeWindow, MailMessage) -> Bool) {
         self.draftID = draftID
         self.onSend = onSend
-        super.init(application: application)
-        title = "New Message"
-        gtk_window_set_default_size(gtkWindow, 640, 520)
+        super.init(application: application, title: "New Message", width: 640, height: 520)
         buildLayout()
 
         let activity = UserActivity(activityType: MailActivities.compose, center: application.center)
@@ -43,8 +43,9 @@ final class ComposeWindow: ApplicationWindow, UserActivityDelegate {
         markNeedsSaveOnChange(of: subjectEntry)
         markNeedsSaveOnChange(ofTextView: bodyView.cast(to: GtkTextView.self))
         GObjectSignals.connect(subjectEntry, "changed") { [weak self] in self?.refreshTitle() }
+        GObjectSignals.connect(toEntry, "changed") { [weak self] in self?.refreshTitle() }
         addAction("send") { [weak self] in self?.send() }
-        addAction("close") { [weak self] in self?.destroy() }
+        addAction("close") { [weak self] in self?.close() }
     }
 
     private var buffer: UnsafeMutablePointer<GtkTextBuffer> {
@@ -52,10 +53,9 @@ final class ComposeWindow: ApplicationWindow, UserActivityDelegate {
     }
 
     private func buildLayout() {
-        let header = Widgets.headerBar(title: titleLabel)
-        Widgets.packEnd(Widgets.button(label: "Send", action: "win.send", tooltip: "Send (Ctrl+Enter)",
-                                       classes: ["suggested-action"]), in: header)
-        gtk_window_set_titlebar(gtkWindow, header)
+        setTitleWidget(windowTitle)
+        packEnd(Widgets.button(label: "_Send", action: "win.send", tooltip: "Send (Ctrl+Enter)",
+                               classes: ["suggested-action"]))
 
         let fields = gtk_grid_new()!
         gtk_grid_set_row_spacing(fields.cast(to: GtkGrid.self), 6)
@@ -75,11 +75,10 @@ final class ComposeWindow: ApplicationWindow, UserActivityDelegate {
         gtk_text_view_set_bottom_margin(textView, 12)
 
         let content = Widgets.box(GTK_ORIENTATION_VERTICAL)
-        Widgets.append(banner.widget, to: content)
         Widgets.append(fields, to: content)
         Widgets.append(gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), to: content)
         Widgets.append(Widgets.scrolled(bodyView), to: content)
-        setChild(content)
+        setContent(content)
     }
 
     /// The draft as the fields hold it now.
@@ -127,7 +126,9 @@ final class ComposeWindow: ApplicationWindow, UserActivityDelegate {
     private func refreshTitle() {
         let subject = Widgets.text(of: subjectEntry)
         let shown = subject.isEmpty ? "New Message" : subject
-        Widgets.setLabel(titleLabel, shown)
+        let to = Widgets.text(of: toEntry)
+        adw_window_title_set_title(mail_adw_window_title(windowTitle), shown)
+        adw_window_title_set_subtitle(mail_adw_window_title(windowTitle), to.isEmpty ? "" : "To \(to)")
         title = shown
         userActivity?.title = "Draft: \(subject.isEmpty ? "No Subject" : subject)"
     }
@@ -139,6 +140,47 @@ final class ComposeWindow: ApplicationWindow, UserActivityDelegate {
             from: "You <you@example.org>", to: state.to, cc: state.cc, subject: state.subject,
             date: Date().formatted(.iso8601), inReplyTo: state.inReplyTo, body: state.body)
         guard onSend(self, message) else { return }
+        userActivity?.invalidate()
+        destroy()
+    }
+
+    /// Whether anything has been written: a draft that is not, closes without asking.
+    private var hasContent: Bool {
+        let state = draft
+        return !(state.to.isEmpty && state.cc.isEmpty && state.subject.isEmpty
+                 && state.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
+
+    /// Asks before a written draft is lost (`AdwMessageDialog`); an empty one just closes.
+    override func windowShouldClose() -> Bool {
+        guard hasContent else { return true }
+        if let discardQuestion {
+            gtk_window_present(discardQuestion.cast(to: GtkWindow.self))
+            return false
+        }
+        let subject = Widgets.text(of: subjectEntry)
+        let dialog = adw_message_dialog_new(gtkWindow, "Discard Draft?",
+                                            subject.isEmpty ? "This message has not been sent and will be lost."
+                                                : "“\(subject)” has not been sent and will be lost.")!
+        let question = mail_adw_message_dialog(dialog)
+        adw_message_dialog_add_response(question, "cancel", "_Keep Editing")
+        adw_message_dialog_add_response(question, "discard", "_Discard")
+        adw_message_dialog_set_response_appearance(question, "discard", ADW_RESPONSE_DESTRUCTIVE)
+        adw_message_dialog_set_default_response(question, "cancel")
+        adw_message_dialog_set_close_response(question, "cancel")
+        GObjectSignals.connectIgnoringArgument(UnsafeMutableRawPointer(dialog), "response::discard") { [weak self] in
+            self?.discard()
+        }
+        GObjectSignals.connect(UnsafeMutableRawPointer(dialog), "destroy") { [weak self] in
+            self?.discardQuestion = nil
+        }
+        discardQuestion = dialog
+        gtk_window_present(dialog.cast(to: GtkWindow.self))
+        return false
+    }
+
+    /// Closes the window and lets its draft go.
+    private func discard() {
         userActivity?.invalidate()
         destroy()
     }

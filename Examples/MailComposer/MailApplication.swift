@@ -1,14 +1,22 @@
 import Baton
 import BatonGtk
+import CAdwaita
 import CGtk
 import Foundation
 import Logging
 
 /// The mail app: one main window, any number of compose windows, Handoff for both activity
 /// types, and windows that come back after a relaunch.
+///
+/// A libadwaita app (`AdwApplication`, which follows the system's light or dark style) that
+/// BatonGtk wraps. One instance per session: a second launch, or a `mailto:` link from the
+/// desktop, opens its message in the running one (GApplication's `open`), and the bus starts
+/// it through its D-Bus service file when the desktop or batond asks for it.
 @MainActor
 final class MailApplication: BatonApplication, ApplicationDelegate {
     static let applicationID = "org.example.MailComposer"
+    /// Shown in the About window.
+    static let version = "0.1.0"
 
     private let options: MailComposerOptions
     private let store: MailStore
@@ -21,10 +29,13 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
         self.options = options
         store = MailStore(directory: options.dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? MailStore.defaultDirectory(applicationID: Self.applicationID))
-        super.init(applicationID: Self.applicationID, flags: BatonApplication.nonUniqueFlags)
+        let flags = GApplicationFlags(rawValue: (options.standalone ? BatonApplication.nonUniqueFlags : BatonApplication.defaultFlags).rawValue
+                                          | G_APPLICATION_HANDLES_OPEN.rawValue)
+        super.init(wrapping: baton_application(adw_application_new(Self.applicationID, flags)))
         delegate = self
         onStartup = { [weak self] in self?.startUp() }
         onActivate = { [weak self] in self?.activate() }
+        onOpen = { [weak self] links in self?.open(links) }
         restoration = enableStateRestoration(
             directory: options.stateDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
             interval: options.saveInterval)
@@ -36,8 +47,12 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
     }
 
     private func startUp() {
+        AppResources.addIconsToTheme()
+        gtk_window_set_default_icon_name(Self.applicationID)
         addAction("compose", accelerators: ["<Control>n"]) { [weak self] in self?.openCompose() }
+        addAction("about") { [weak self] in self?.showAbout() }
         addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.quit() }
+        setAccelerators(["<Control>question"], for: "win.show-help-overlay")
         setAccelerators(["<Control>Return", "<Control>KP_Enter"], for: "win.send")
         setAccelerators(["<Control>w"], for: "win.close")
         setAccelerators(["<Control>r"], for: "win.reply")
@@ -45,12 +60,42 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
 
     private func activate() {
         showStartupWindows()
-        if options.wantsCompose {
-            let compose = openCompose()
-            compose.fill(with: DraftState(draftID: compose.draftID, to: options.to ?? "", cc: options.cc ?? "",
-                                          subject: options.subject ?? "", body: options.body ?? "",
-                                          cursor: (options.body ?? "").unicodeScalars.count))
+        liveMainWindow?.present()
+    }
+
+    /// Opens a compose window for each `mailto:` link (from the command line, a second
+    /// launch, the desktop); a link that cannot be read opens nothing and says why.
+    private func open(_ links: [String]) {
+        showStartupWindows()
+        for link in links {
+            do {
+                let mailto = try MailtoLink(uri: link)
+                let compose = openCompose()
+                compose.fill(with: DraftState(draftID: compose.draftID, to: mailto.to, cc: mailto.cc,
+                                              subject: mailto.subject, body: mailto.body,
+                                              cursor: mailto.body.unicodeScalars.count))
+            } catch {
+                logger.warning("could not open a link: \(error)")
+                liveMainWindow?.banner.showError("Could not open a link: \(error).")
+            }
         }
+    }
+
+    /// The About window (`AdwAboutWindow`), over the active window.
+    private func showAbout() {
+        let about = adw_about_window_new()!
+        let window = mail_adw_about_window(about)
+        adw_about_window_set_application_name(window, "Mail Composer")
+        adw_about_window_set_application_icon(window, Self.applicationID)
+        adw_about_window_set_version(window, Self.version)
+        adw_about_window_set_developer_name(window, "The Baton developers")
+        adw_about_window_set_comments(window, "Write and read mail. Drafts continue on your other devices through Baton, and your windows come back after a restart.")
+        adw_about_window_set_website(window, "https://example.org/baton")
+        adw_about_window_set_license_type(window, GTK_LICENSE_MIT_X11)
+        if let active = gtk_application_get_active_window(gtkApplication) {
+            gtk_window_set_transient_for(about.cast(to: GtkWindow.self), active)
+        }
+        gtk_window_present(about.cast(to: GtkWindow.self))
     }
 
     /// Shows the main window and the windows of the last session, once per process: from the
@@ -102,7 +147,7 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
     private func send(_ message: MailMessage) -> Bool {
         do {
             try store.appendSent(message)
-            liveMainWindow?.banner.showInfo("Sent “\(message.subject)” to \(message.to).")
+            liveMainWindow?.showToast("Sent “\(message.subject)” to \(message.to)")
             return true
         } catch {
             liveMainWindow?.banner.showError("Could not send: \(error.localizedDescription)")

@@ -4,7 +4,15 @@ import ArgumentParser
 struct MailComposerOptions: ParsableArguments {
     static let configuration = CommandConfiguration(
         commandName: "MailComposer",
-        abstract: "A GTK 4 mail composer whose drafts continue on your other devices.")
+        abstract: "A GTK 4 mail composer whose drafts continue on your other devices.",
+        discussion: """
+            One Mail Composer runs per session: launched again, or given a mailto: link, it \
+            opens the new message in the running one and exits. --state-dir, --data-dir and \
+            --save-interval apply to the first.
+            """)
+
+    @Argument(help: ArgumentHelp("mailto: links to open, each in a compose window.", valueName: "link"))
+    var links: [String] = []
 
     @Flag(help: "Open a compose window (implied by --to, --cc, --subject and --body).")
     var compose = false
@@ -33,6 +41,25 @@ struct MailComposerOptions: ParsableArguments {
 
     @Option(name: .customLong("save-interval"), help: "Seconds between saves of the open windows (0: only on quit).")
     var saveInterval: UInt32 = 30
+
+    @Flag(help: "Run a separate instance, not the session's one.")
+    var standalone = false
+
+    /// GApplication's own option, with which the bus starts the app (its D-Bus service file).
+    @Flag(name: .customLong("gapplication-service"), help: .hidden)
+    var gapplicationService = false
+
+    /// The message the options describe, as a link: `nil` unless one was asked for.
+    var composeLink: MailtoLink? {
+        guard wantsCompose else { return nil }
+        return MailtoLink(to: to ?? "", cc: cc ?? "", subject: subject ?? "", body: body ?? "")
+    }
+
+    /// What goes to GApplication: the service option, and every message to open as a link,
+    /// which a second instance passes to the first.
+    var applicationArguments: [String] {
+        (gapplicationService ? ["--gapplication-service"] : []) + links + (composeLink.map { [$0.uri] } ?? [])
+    }
 
     var wantsCompose: Bool {
         compose || to != nil || cc != nil || subject != nil || body != nil

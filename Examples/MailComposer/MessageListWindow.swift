@@ -1,27 +1,30 @@
 import Baton
 import BatonGtk
+import CAdwaita
 import CGtk
 import Foundation
 
-/// The main window: the inbox on the left, the selected message on the right, and a banner
-/// for continuations. Reading a message is the activity `org.example.mail.read`; its
-/// `userInfo` names the message shown and the message at the middle of the visible list.
+/// The main window: the inbox on the left, the selected message on the right (a status page
+/// while none is), the primary menu, and a banner for continuations. Reading a message is
+/// the activity `org.example.mail.read`; its `userInfo` names the message shown and the
+/// message at the middle of the visible list.
 @MainActor
-final class MessageListWindow: ApplicationWindow {
-    let banner = Banner()
+final class MessageListWindow: MailWindow {
     private(set) var messages: [MailMessage] = []
     private let list: UnsafeMutablePointer<GtkWidget> = gtk_list_box_new()!
     private var listScroller: UnsafeMutablePointer<GtkWidget>!
     private let subjectLabel = Widgets.label("", classes: ["title-2"], wrap: true)
     private let senderLabel = Widgets.label("", classes: ["dim-label"])
     private let bodyView: UnsafeMutablePointer<GtkWidget> = gtk_text_view_new()!
+    /// The reader, or a status page while no message is selected.
+    private let readerStack: UnsafeMutablePointer<GtkWidget> = gtk_stack_new()!
+    /// The list, or a status page while the mailbox is empty.
+    private let listStack: UnsafeMutablePointer<GtkWidget> = gtk_stack_new()!
     private var rows: [UnsafeMutablePointer<GtkListBoxRow>] = []
     private var pendingScrollTarget: String?
 
-    override init(application: BatonApplication) {
-        super.init(application: application)
-        title = "Mail Composer"
-        gtk_window_set_default_size(gtkWindow, 960, 620)
+    init(application: BatonApplication) {
+        super.init(application: application, title: "Mail Composer", width: 960, height: 620)
         buildLayout()
         GObjectSignals.connect(list, "selected-rows-changed") { [weak self] in self?.selectionDidChange() }
         markNeedsSaveOnSelectionChange(ofListBox: OpaquePointer(list))
@@ -39,17 +42,20 @@ final class MessageListWindow: ApplicationWindow {
     }
 
     private func buildLayout() {
-        let header = Widgets.headerBar()
-        Widgets.packStart(Widgets.button(icon: "mail-message-new-symbolic", action: "app.compose",
-                                         tooltip: "New Message (Ctrl+N)"), in: header)
-        Widgets.packStart(Widgets.button(icon: "mail-reply-sender-symbolic", action: "win.reply",
-                                         tooltip: "Reply (Ctrl+R)"), in: header)
-        gtk_window_set_titlebar(gtkWindow, header)
+        packStart(Widgets.button(icon: "mail-message-new-symbolic", action: "app.compose",
+                                 tooltip: "New Message (Ctrl+N)"))
+        packStart(Widgets.button(icon: "mail-reply-sender-symbolic", action: "win.reply",
+                                 tooltip: "Reply (Ctrl+R)"))
+        packEnd(Self.primaryMenuButton())
 
         gtk_list_box_set_selection_mode(OpaquePointer(list), GTK_SELECTION_SINGLE)
         Widgets.addClasses(["navigation-sidebar"], to: list)
         listScroller = Widgets.scrolled(list)
-        gtk_widget_set_size_request(listScroller, 300, -1)
+        gtk_stack_add_named(OpaquePointer(listStack), listScroller, "list")
+        gtk_stack_add_named(OpaquePointer(listStack),
+                            Widgets.statusPage(icon: "mail-unread-symbolic", title: "No Messages",
+                                               description: "Messages you receive appear here."), "empty")
+        gtk_widget_set_size_request(listStack, 300, -1)
 
         let textView = bodyView.cast(to: GtkTextView.self)
         gtk_text_view_set_editable(textView, 0)
@@ -61,20 +67,38 @@ final class MessageListWindow: ApplicationWindow {
         Widgets.append(senderLabel, to: reader)
         Widgets.append(gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), to: reader)
         Widgets.append(Widgets.scrolled(bodyView), to: reader)
+        gtk_stack_add_named(OpaquePointer(readerStack), reader, "message")
+        gtk_stack_add_named(OpaquePointer(readerStack),
+                            Widgets.statusPage(icon: "mail-read-symbolic", title: "No Message Selected",
+                                               description: "Choose a message from the list to read it."), "none")
 
         let paned = gtk_paned_new(GTK_ORIENTATION_HORIZONTAL)!
-        gtk_paned_set_start_child(OpaquePointer(paned), listScroller)
-        gtk_paned_set_end_child(OpaquePointer(paned), reader)
+        gtk_paned_set_start_child(OpaquePointer(paned), listStack)
+        gtk_paned_set_end_child(OpaquePointer(paned), readerStack)
         gtk_paned_set_resize_start_child(OpaquePointer(paned), 0)
         gtk_paned_set_shrink_start_child(OpaquePointer(paned), 0)
         gtk_paned_set_position(OpaquePointer(paned), 340)
-        gtk_widget_set_vexpand(paned, 1)
-
-        let content = Widgets.box(GTK_ORIENTATION_VERTICAL)
-        Widgets.append(banner.widget, to: content)
-        Widgets.append(paned, to: content)
-        setChild(content)
+        setContent(paned)
         show(nil)
+        showsEmptyList(true)
+    }
+
+    /// The primary menu, as GNOME apps have it: Keyboard Shortcuts and About (F10 opens it).
+    private static func primaryMenuButton() -> Widgets.Widget {
+        let menu = g_menu_new()
+        g_menu_append(menu, "_Keyboard Shortcuts", "win.show-help-overlay")
+        g_menu_append(menu, "_About Mail Composer", "app.about")
+        let button = gtk_menu_button_new()!
+        gtk_menu_button_set_icon_name(OpaquePointer(button), "open-menu-symbolic")
+        gtk_menu_button_set_menu_model(OpaquePointer(button), UnsafeMutablePointer<GMenuModel>(menu))
+        gtk_menu_button_set_primary(OpaquePointer(button), 1)
+        gtk_widget_set_tooltip_text(button, "Main Menu")
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        return button
+    }
+
+    private func showsEmptyList(_ empty: Bool) {
+        gtk_stack_set_visible_child_name(OpaquePointer(listStack), empty ? "empty" : "list")
     }
 
     /// Shows `messages` in the list, newest first.
@@ -93,6 +117,12 @@ final class MessageListWindow: ApplicationWindow {
             gtk_list_box_row_set_child(row.cast(to: GtkListBoxRow.self), entry)
             gtk_list_box_append(OpaquePointer(list), row)
             rows.append(row.cast(to: GtkListBoxRow.self))
+        }
+        showsEmptyList(self.messages.isEmpty)
+        // The list has the keyboard focus, on the newest message, as a mail app opens.
+        if let first = rows.first, gtk_list_box_get_selected_row(OpaquePointer(list)) == nil {
+            gtk_list_box_select_row(OpaquePointer(list), first)
+            gtk_widget_grab_focus(first.cast(to: GtkWidget.self))
         }
     }
 
@@ -127,6 +157,7 @@ final class MessageListWindow: ApplicationWindow {
         Widgets.setLabel(senderLabel, message.map { "\($0.from) — \($0.date)" } ?? "")
         let buffer = gtk_text_view_get_buffer(bodyView.cast(to: GtkTextView.self))
         gtk_text_buffer_set_text(buffer, message?.body ?? "", -1)
+        gtk_stack_set_visible_child_name(OpaquePointer(readerStack), message == nil ? "none" : "message")
     }
 
     /// The vertical scrolling position of the list.

@@ -1,4 +1,5 @@
 import BatonGtk
+import CAdwaita
 import CGtk
 
 /// Small constructors for the widgets the app builds, so window code reads as layout.
@@ -58,6 +59,7 @@ enum Widgets {
         if let label, icon != nil {
             gtk_button_set_label(button.cast(to: GtkButton.self), label)
         }
+        if label != nil { gtk_button_set_use_underline(button.cast(to: GtkButton.self), 1) }
         if let action { gtk_actionable_set_action_name(OpaquePointer(button), action) }
         if let tooltip { gtk_widget_set_tooltip_text(button, tooltip) }
         addClasses(classes, to: button)
@@ -73,18 +75,14 @@ enum Widgets {
         return scrolled
     }
 
-    static func headerBar(title: Widget? = nil) -> Widget {
-        let bar = gtk_header_bar_new()!
-        if let title { gtk_header_bar_set_title_widget(OpaquePointer(bar), title) }
-        return bar
-    }
-
-    static func packStart(_ child: Widget, in bar: Widget) {
-        gtk_header_bar_pack_start(OpaquePointer(bar), child)
-    }
-
-    static func packEnd(_ child: Widget, in bar: Widget) {
-        gtk_header_bar_pack_end(OpaquePointer(bar), child)
+    /// An `AdwStatusPage`: an icon, a title and a line of description, for an empty place.
+    static func statusPage(icon: String, title: String, description: String) -> Widget {
+        let page = adw_status_page_new()!
+        adw_status_page_set_icon_name(mail_adw_status_page(page), icon)
+        adw_status_page_set_title(mail_adw_status_page(page), title)
+        adw_status_page_set_description(mail_adw_status_page(page), description)
+        addClasses(["compact"], to: page)
+        return page
     }
 
     static func addClasses(_ classes: [String], to widget: Widget) {

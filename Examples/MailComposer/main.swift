@@ -3,6 +3,6 @@ import Foundation
 
 let options = MailComposerOptions.parseOrExit()
 let status = MainActor.assumeIsolated {
-    MailApplication(options: options).run(arguments: [CommandLine.arguments[0]])
+    MailApplication(options: options).run(arguments: [CommandLine.arguments[0]] + options.applicationArguments)
 }
 exit(status)

@@ -54,7 +54,32 @@ open class ApplicationWindow: Window {
         GObjectSignals.connect(UnsafeMutableRawPointer(window), "destroy") { [weak self] in
             self?.windowWasDestroyed()
         }
+        connectCloseRequest(window)
         application.windowDidOpen(self)
+    }
+
+    /// Whether the window may close now, asked when the person closes it (the close button,
+    /// ``close()``), as AppKit's `windowShouldClose(_:)`: return `false` to keep it open, for
+    /// example while asking whether to discard unsaved work. ``destroy()`` does not ask. The
+    /// default is `true`.
+    open func windowShouldClose() -> Bool {
+        true
+    }
+
+    /// Asks ``windowShouldClose()`` on GTK's `close-request`.
+    private func connectCloseRequest(_ window: UnsafeMutablePointer<GtkWindow>) {
+        let box = Unmanaged.passRetained(CloseRequestHandler(self)).toOpaque()
+        let trampoline: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
+            guard let data else { return 0 }
+            let handler = Unmanaged<CloseRequestHandler>.fromOpaque(data).takeUnretainedValue()
+            // GTK's convention: TRUE stops the close.
+            return MainActor.assumeIsolated { handler.window?.windowShouldClose() ?? true } ? 0 : 1
+        }
+        baton_signal_connect(UnsafeMutableRawPointer(window), "close-request",
+                             unsafeBitCast(trampoline, to: GCallback.self), box, { data, _ in
+                                 guard let data else { return }
+                                 Unmanaged<CloseRequestHandler>.fromOpaque(data).release()
+                             })
     }
 
     /// The Baton window of a GTK window, if it has one.
@@ -127,5 +152,14 @@ open class ApplicationWindow: Window {
             application.center.mainWindow = nil
         }
         application.windowWasDestroyed(self)
+    }
+}
+
+/// What a window's `close-request` handler holds: the window, weakly.
+private final class CloseRequestHandler {
+    weak var window: ApplicationWindow?
+
+    init(_ window: ApplicationWindow) {
+        self.window = window
     }
 }

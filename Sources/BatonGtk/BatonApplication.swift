@@ -34,6 +34,11 @@ open class BatonApplication: Application {
     /// continued activity brings its own window (the delegate's `continue…` makes it).
     public var onActivate: (@MainActor () -> Void)?
 
+    /// Called with the URIs the app is asked to open (GApplication `open`: its command line,
+    /// a second launch's, the desktop's), for an application made with
+    /// `G_APPLICATION_HANDLES_OPEN` among its flags. Files come as `file://` URIs.
+    public var onOpen: (@MainActor (_ uris: [String]) -> Void)?
+
     /// Why this process was started: read from its environment when the application was
     /// created, or told by the service when it started the app through D-Bus activation
     /// (``BatonService/continueActionName``) (see ``LaunchReason``).
@@ -116,6 +121,7 @@ open class BatonApplication: Application {
         }
         GObjectSignals.connect(instance, "startup") { [weak self] in self?.didStartUp() }
         GObjectSignals.connect(instance, "activate") { [weak self] in self?.didActivate() }
+        connectOpenSignal()
         GActions.addTakingRecord(BatonService.continueActionName, to: OpaquePointer(gtkApplication)) { [weak self] record in
             self?.serviceStartedAppToContinue(record)
         }

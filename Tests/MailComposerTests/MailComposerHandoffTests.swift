@@ -11,9 +11,10 @@ class MailComposerHandoffScenarios: XCTestCase {
     /// The desktop the apps show their windows on: each subclass names its own.
     class var desktopKind: TestDesktopKind { .x11 }
 
-    private var session: ServiceSession!
-    private var desktop: (any TestDesktop)!
-    private var apps: [MailComposerProcess] = []
+    var session: ServiceSession!
+    var desktop: (any TestDesktop)!
+    var apps: [MailComposerProcess] = []
+    var batond: ChildProcess!
 
     override func setUpWithError() throws {
         try MailComposerProcess.requirements(Self.desktopKind)
@@ -23,7 +24,7 @@ class MailComposerHandoffScenarios: XCTestCase {
         // batond, baton and every app the service launches show their windows there too.
         session.environmentOverrides = desktop.environment
         try session.startBus()
-        try session.startBatond()
+        batond = try session.startBatond()
     }
 
     override func tearDown() {
@@ -39,21 +40,23 @@ class MailComposerHandoffScenarios: XCTestCase {
         desktop?.stop()
     }
 
-    private func launch(_ arguments: [String]) throws -> MailComposerProcess {
+    /// Starts a MailComposer on the session's bus and desktop: `standalone` unless the test
+    /// is about the session's one instance.
+    func launch(_ arguments: [String], standalone: Bool = true) throws -> MailComposerProcess {
         let app = MailComposerProcess(root: session.root.appendingPathComponent("mail-\(apps.count)"))
         app.desktop = desktop
         try FileManager.default.createDirectory(at: app.root, withIntermediateDirectories: true)
         apps.append(app)
-        try app.launch(arguments, environment: session.environment)
+        try app.launch(arguments, environment: session.environment, standalone: standalone)
         return app
     }
 
-    private func currentTitle() throws -> String? {
+    func currentTitle() throws -> String? {
         let status = try session.baton(["status", "--json"]).json as? [String: Any]
         return (status?["current"] as? [String: Any])?["title"] as? String
     }
 
-    private func inspectedDraft() throws -> [String: Any]? {
+    func inspectedDraft() throws -> [String: Any]? {
         (try session.baton(["inspect", "--json"]).json as? [String: Any])?["userInfo"] as? [String: Any]
     }
 
@@ -102,7 +105,7 @@ class MailComposerHandoffScenarios: XCTestCase {
 
     /// Saves a picture of the whole display in `$BATON_SCREENSHOTS`, if set: `NAME.png` on
     /// X11, `wayland-NAME.png` on Wayland.
-    private func screenshot(_ name: String) throws {
+    func screenshot(_ name: String) throws {
         guard let folder = ProcessInfo.processInfo.environment["BATON_SCREENSHOTS"] else { return }
         let prefix = desktop.kind == "x11" ? "" : "\(desktop.kind)-"
         try desktop.screenshot(to: "\(folder)/\(prefix)\(name).png")
@@ -181,11 +184,8 @@ class MailComposerHandoffScenarios: XCTestCase {
         let launched = MailComposerProcess(root: session.root.appendingPathComponent("launched"))
         launched.desktop = desktop
         try FileManager.default.createDirectory(at: launched.root, withIntermediateDirectories: true)
-        let entry = try String(contentsOf: try XCTUnwrap(Self.desktopEntry), encoding: .utf8)
-            .replacingOccurrences(of: "Exec=MailComposer", with: """
-                Exec=env BATON_TRACE=\(launched.traceURL.path) \(MailComposerProcess.executable.path) \
-                --state-dir \(launched.stateDirectory.path) --data-dir \(launched.dataDirectory.path)
-                """)
+        // Standalone: the origin runs on the same bus.
+        let entry = try launched.desktopEntryStartingThisInstance(["--standalone"])
         try entry.write(to: session.dataHome.appendingPathComponent("applications/org.example.MailComposer.desktop"),
                         atomically: true, encoding: .utf8)
         let origin = try launch(["--to", "bob@example.org", "--subject", "Moving", "--body", "Carry this"])
@@ -225,10 +225,6 @@ class MailComposerHandoffScenarios: XCTestCase {
                       "the draft window closed on the origin")
     }
 
-    private static var desktopEntry: URL? {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Examples/MailComposer/Resources/org.example.MailComposer.desktop")
-    }
 }
 
 /// The scenarios on the test's X display (xvfb-run), driven with xdotool.
@@ -256,6 +252,18 @@ final class MailComposerHandoffTests: MailComposerHandoffScenarios {
     func testADraftMovesToAnInstanceTheServiceLaunchesAndClosesOnTheOrigin() throws {
         try checkADraftMovesToAnInstanceTheServiceLaunchesAndClosesOnTheOrigin()
     }
+
+    func testASecondLaunchAndAMailtoLinkOpenInTheRunningInstance() throws {
+        try checkASecondLaunchAndAMailtoLinkOpenInTheRunningInstance()
+    }
+
+    func testALinkThatCannotBeReadOpensNothingAndSaysWhy() throws {
+        try checkALinkThatCannotBeReadOpensNothingAndSaysWhy()
+    }
+
+    func testTheBusStartsMailComposerToContinueADraft() throws {
+        try checkTheBusStartsMailComposerToContinueADraft()
+    }
 }
 
 /// The scenarios where the desktop matters, on a headless sway run as an unprivileged user
@@ -280,5 +288,17 @@ final class MailComposerWaylandHandoffTests: MailComposerHandoffScenarios {
 
     func testADraftMovesToAnInstanceTheServiceLaunchesAndClosesOnTheOrigin() throws {
         try checkADraftMovesToAnInstanceTheServiceLaunchesAndClosesOnTheOrigin()
+    }
+
+    func testASecondLaunchAndAMailtoLinkOpenInTheRunningInstance() throws {
+        try checkASecondLaunchAndAMailtoLinkOpenInTheRunningInstance()
+    }
+
+    func testALinkThatCannotBeReadOpensNothingAndSaysWhy() throws {
+        try checkALinkThatCannotBeReadOpensNothingAndSaysWhy()
+    }
+
+    func testTheBusStartsMailComposerToContinueADraft() throws {
+        try checkTheBusStartsMailComposerToContinueADraft()
     }
 }

@@ -47,11 +47,13 @@ final class MailComposerProcess {
 
     /// Starts the app; `environment` replaces variables of the test's own environment, and
     /// the desktop's variables (`DISPLAY`, or `WAYLAND_DISPLAY` and the rest) replace both.
-    func launch(_ arguments: [String] = [], environment extra: [String: String] = [:]) throws {
+    /// A `standalone` instance (the default) is a process of its own even when another runs
+    /// on the bus; otherwise it is the session's one, or passes its launch to that one.
+    func launch(_ arguments: [String] = [], environment extra: [String: String] = [:], standalone: Bool = true) throws {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = ["--state-dir", stateDirectory.path, "--data-dir", dataDirectory.path,
-                             "--save-interval", "0"] + arguments
+                             "--save-interval", "0"] + (standalone ? ["--standalone"] : []) + arguments
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }.merging(desktop.environment) { $1 }
         environment["BATON_TRACE"] = traceURL.path
         process.environment = environment
@@ -62,6 +64,30 @@ final class MailComposerProcess {
         try process.run()
         try log.close()
         self.process = process
+    }
+
+    /// The shipped desktop entry.
+    static var shippedDesktopEntry: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/MailComposer/Resources/org.example.MailComposer.desktop")
+    }
+
+    /// The shipped D-Bus service file (a template: `@bindir@` is the installed binaries' folder).
+    static var shippedServiceFile: URL {
+        shippedDesktopEntry.deletingLastPathComponent().appendingPathComponent("org.example.MailComposer.service")
+    }
+
+    /// The shipped desktop entry for an instance batond starts from its `Exec` line, with this
+    /// process's trace, folders and `extra` arguments: not D-Bus activatable, so the test's bus
+    /// needs no service file.
+    func desktopEntryStartingThisInstance(_ extra: [String] = []) throws -> String {
+        let exec = (["Exec=env", "BATON_TRACE=\(traceURL.path)", Self.executable.path,
+                     "--state-dir", stateDirectory.path, "--data-dir", dataDirectory.path] + extra).joined(separator: " ")
+        return try String(contentsOf: Self.shippedDesktopEntry, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("DBusActivatable=") }
+            .joined(separator: "\n")
+            .replacingOccurrences(of: "Exec=MailComposer", with: exec)
     }
 
     /// Waits for the process to exit; returns its status, or nil on timeout.

@@ -36,11 +36,7 @@ final class MailComposerTwoDeviceTests: XCTestCase {
         onB.display = displayB.name
         apps.append(onB)
         try FileManager.default.createDirectory(at: onB.root, withIntermediateDirectories: true)
-        let entry = try String(contentsOf: try XCTUnwrap(Self.desktopEntry), encoding: .utf8)
-            .replacingOccurrences(of: "Exec=MailComposer", with: """
-                Exec=env BATON_TRACE=\(onB.traceURL.path) \(MailComposerProcess.executable.path) \
-                --state-dir \(onB.stateDirectory.path) --data-dir \(onB.dataDirectory.path)
-                """)
+        let entry = try onB.desktopEntryStartingThisInstance()
         try entry.write(to: devices.b.dataHome.appendingPathComponent("applications/org.example.MailComposer.desktop"),
                         atomically: true, encoding: .utf8)
 
@@ -77,10 +73,5 @@ final class MailComposerTwoDeviceTests: XCTestCase {
         XCTAssertTrue(waitUntil { try onA.windows(titled: "Across devices", timeout: 0.1).isEmpty },
                       "the draft window closed on A")
         if let pid = onB.pid { kill(pid, SIGTERM) }
-    }
-
-    private static var desktopEntry: URL? {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Examples/MailComposer/Resources/org.example.MailComposer.desktop")
     }
 }

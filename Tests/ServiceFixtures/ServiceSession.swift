@@ -49,7 +49,8 @@ public final class ServiceSession {
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
         environment["XDG_DATA_HOME"] = dataHome.path
-        environment["XDG_DATA_DIRS"] = root.appendingPathComponent("dirs").path
+        // The session's own folder first, then the system's, where GTK finds icon themes.
+        environment["XDG_DATA_DIRS"] = root.appendingPathComponent("dirs").path + ":/usr/local/share:/usr/share"
         environment["XDG_STATE_HOME"] = root.appendingPathComponent("state").path
         environment["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
         environment["NO_AT_BRIDGE"] = "1"
@@ -77,6 +78,9 @@ public final class ServiceSession {
         let addressFile = root.appendingPathComponent("bus.address")
         var environment = ProcessInfo.processInfo.environment
         environment.merge(self.environment.filter { $0.key.hasPrefix("XDG_") }) { $1 }
+        // What a desktop session gives its bus (dbus-update-activation-environment), so the
+        // apps the bus starts show their windows on the test's desktop.
+        environment.merge(environmentOverrides) { $1 }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         process.arguments = ["--config-file", config.path, "--nofork", "--print-address=1"]

@@ -2,11 +2,15 @@
 # Checks scripts/install-service.sh and scripts/uninstall-service.sh in a temporary HOME (with
 # XDG_* there too): every file is installed with a sane mode, the unit is enabled for the
 # graphical session (its link in graphical-session.target.wants/) and passes
-# `systemd-analyze verify`, the desktop entries pass desktop-file-validate, the completion
-# scripts parse, the manual pages render; with a fake systemctl first on PATH, the scripts
-# go through `systemctl --user` instead. Then the installed batond runs on a private bus, a
-# second one exits at once with status 0, and uninstall-service.sh stops it and removes every
-# installed file but leaves the user's state and keys, which --purge deletes.
+# `systemd-analyze verify`, the desktop entries pass desktop-file-validate (MailComposer's
+# names the installed program on every Exec line and is in the MIME cache as a mailto:
+# handler, which is not made the default), the D-Bus service files start the installed
+# programs, the icons are SVG documents, MailComposer's metainfo passes appstreamcli, the
+# completion scripts parse, the manual pages render; with a fake systemctl first on PATH, the
+# scripts go through `systemctl --user` instead. Then the installed batond runs on a private
+# bus, a second one exits at once with status 0, and uninstall-service.sh stops it, removes
+# every installed file (and MailComposer from the MIME cache) but leaves the user's state and
+# keys, which --purge deletes.
 # Installs the debug products (`swift build --show-bin-path`), built here when missing.
 # Exits non-zero when a case fails.
 set -euo pipefail
@@ -76,8 +80,12 @@ expected=("$bindir/batond" "$bindir/baton" "$bindir/MailComposer" "$bindir/Baton
     "$data/dbus-1/services/org.baton.Daemon.service" "$unit" "$link"
     "$config/autostart/org.baton.Daemon.desktop" "$data/applications/org.baton.Daemon.desktop"
     "$data/applications/org.example.MailComposer.desktop"
+    "$data/dbus-1/services/org.example.MailComposer.service"
     "$data/icons/hicolor/scalable/apps/org.baton.Daemon.svg"
     "$data/icons/hicolor/symbolic/apps/org.baton.Daemon-symbolic.svg"
+    "$data/icons/hicolor/scalable/apps/org.example.MailComposer.svg"
+    "$data/icons/hicolor/symbolic/apps/org.example.MailComposer-symbolic.svg"
+    "$data/metainfo/org.example.MailComposer.metainfo.xml"
     "$data/bash-completion/completions/baton" "$data/bash-completion/completions/batond"
     "$data/zsh/site-functions/_baton" "$data/zsh/site-functions/_batond"
     "$config/fish/completions/baton.fish" "$config/fish/completions/batond.fish"
@@ -86,7 +94,10 @@ for path in "${expected[@]}"; do
     [[ " ${listed[*]} " == *" $path "* ]] || fail "--list-files does not list $path"
 done
 
-# Every listed file is there, with its mode; and nothing else was installed.
+# Every listed file is there, with its mode; and nothing else was installed (but for the
+# caches the installer refreshes, which are shared and never listed).
+mime_cache="$data/applications/mimeinfo.cache"
+icon_cache="$data/icons/hicolor/icon-theme.cache"
 mode_failures=$failures
 for path in "${listed[@]}"; do
     if [ "$path" = "$link" ]; then
@@ -107,7 +118,7 @@ for path in "${listed[@]}"; do
     [ "$(stat -c %U "$path")" = "$(id -un)" ] || fail "$path is not owned by $(id -un)"
 done
 while IFS= read -r path; do
-    case "$path" in "$bindir/Baton_MailComposer.resources/"*) continue ;; esac
+    case "$path" in "$bindir/Baton_MailComposer.resources/"* | "$mime_cache" | "$icon_cache") continue ;; esac
     [[ " ${listed[*]} " == *" $path "* ]] || fail "$path was installed but is not listed (uninstall would leave it)"
 done < <(find "$home" \( -type f -o -type l \) -not -path "$home/run/*")
 [ -f "$bindir/Baton_MailComposer.resources/Resources/Info.plist" ] || fail "MailComposer's resources were not copied"
@@ -160,11 +171,58 @@ for line in "X-systemd-skip=true" "X-GNOME-Autostart-Phase=Applications" "Exec=$
     grep -qxF "$line" "$autostart" || fail "the autostart entry has no line $line"
 done
 if grep -qE '^(Hidden|NoDisplay)=true' "$autostart"; then fail "the autostart entry is hidden"; fi
-grep -qxF "Exec=$bindir/MailComposer" "$data/applications/org.example.MailComposer.desktop" \
-    || fail "MailComposer's entry does not start $bindir/MailComposer"
+# MailComposer's entry: every Exec line (the main group's and the actions') starts the
+# installed program, with its arguments kept.
+mail_entry="$data/applications/org.example.MailComposer.desktop"
+mail_source="$root/Examples/MailComposer/Resources/org.example.MailComposer.desktop"
+want_exec=$(grep '^Exec=' "$mail_source" | sed "s|^Exec=MailComposer|Exec=$bindir/MailComposer|")
+have_exec=$(grep '^Exec=' "$mail_entry" || true)
+if [ -n "$have_exec" ] && [ "$have_exec" = "$want_exec" ] && [ "$(printf '%s\n' "$have_exec" | wc -l)" -ge 2 ]; then
+    pass "MailComposer's entry starts $bindir/MailComposer on all $(printf '%s\n' "$have_exec" | wc -l) Exec lines"
+else
+    fail "MailComposer's Exec lines are: $have_exec; wanted: $want_exec"
+fi
+for line in "Icon=org.example.MailComposer" "MimeType=x-scheme-handler/mailto;" "X-Baton-TeamID=org.example"; do
+    grep -qxF "$line" "$mail_entry" || fail "MailComposer's entry has no line $line"
+done
+# Known as a mailto: handler (the MIME cache), but not made the user's default one.
+if command -v update-desktop-database >/dev/null 2>&1; then
+    if grep -qE '^x-scheme-handler/mailto=(.*;)?org\.example\.MailComposer\.desktop;' "$mime_cache" 2>/dev/null; then
+        pass "update-desktop-database ran: mimeinfo.cache lists MailComposer for x-scheme-handler/mailto"
+    else
+        fail "mimeinfo.cache does not list MailComposer for mailto: $(cat "$mime_cache" 2>&1)"
+    fi
+else
+    fail "update-desktop-database is missing (Debian package desktop-file-utils)"
+fi
+defaults=$(find "$config" "$data" -name mimeapps.list 2>/dev/null)
+[ -z "$defaults" ] || fail "the installation wrote default handlers: $defaults"
+
+# The D-Bus service files start the installed programs under their bus names.
+mail_service="$data/dbus-1/services/org.example.MailComposer.service"
+for line in "[D-BUS Service]" "Name=org.example.MailComposer" "Exec=$bindir/MailComposer --gapplication-service"; do
+    grep -qxF "$line" "$mail_service" || fail "MailComposer's D-Bus service file has no line $line"
+done
+if grep -q '@bindir@' "$mail_service" "$data/dbus-1/services/org.baton.Daemon.service"; then
+    fail "a D-Bus service file still says @bindir@"
+fi
+
+# MailComposer's AppStream metainfo.
+metainfo="$data/metainfo/org.example.MailComposer.metainfo.xml"
+if command -v appstreamcli >/dev/null 2>&1; then
+    if appstream=$(appstreamcli validate --no-net "$metainfo" 2>&1); then
+        pass "appstreamcli validate --no-net accepts the installed metainfo"
+    else
+        fail "appstreamcli validate --no-net $metainfo: $appstream"
+    fi
+else
+    fail "appstreamcli is missing (Debian package appstream)"
+fi
 
 # The icons: SVG documents, the symbolic one in one colour.
-for icon in "$data/icons/hicolor/scalable/apps/org.baton.Daemon.svg" "$data/icons/hicolor/symbolic/apps/org.baton.Daemon-symbolic.svg"; do
+for icon in "$data/icons/hicolor/scalable/apps/org.baton.Daemon.svg" "$data/icons/hicolor/symbolic/apps/org.baton.Daemon-symbolic.svg" \
+    "$data/icons/hicolor/scalable/apps/org.example.MailComposer.svg" \
+    "$data/icons/hicolor/symbolic/apps/org.example.MailComposer-symbolic.svg"; do
     if ! command -v python3 >/dev/null 2>&1; then
         grep -q '<svg xmlns="http://www.w3.org/2000/svg"' "$icon" || fail "$icon is not an SVG document"
     elif python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); sys.exit(r.tag != "{http://www.w3.org/2000/svg}svg")' "$icon" 2>/dev/null; then
@@ -173,8 +231,11 @@ for icon in "$data/icons/hicolor/scalable/apps/org.baton.Daemon.svg" "$data/icon
         fail "$icon is not an SVG document"
     fi
 done
-colours=$(grep -oE '#[0-9a-fA-F]{6}' "$data/icons/hicolor/symbolic/apps/org.baton.Daemon-symbolic.svg" | sort -u)
-[ "$colours" = "#2e3436" ] || fail "the symbolic icon uses colours other than #2e3436: $colours"
+for icon in "$data/icons/hicolor/symbolic/apps/org.baton.Daemon-symbolic.svg" \
+    "$data/icons/hicolor/symbolic/apps/org.example.MailComposer-symbolic.svg"; do
+    colours=$(grep -oE '#[0-9a-fA-F]{6}' "$icon" | sort -u)
+    [ "$colours" = "#2e3436" ] || fail "$(basename "$icon") uses colours other than #2e3436: $colours"
+done
 
 # Completions and manual pages.
 for program in baton batond; do
@@ -244,6 +305,14 @@ for path in "${listed[@]}"; do
 done
 [ -e "$config/systemd/user/graphical-session.target.wants" ] && left+=("the wants folder")
 if ((${#left[@]} == 0)); then pass "uninstall-service.sh stopped batond and removed every installed file"; else fail "uninstall left ${left[*]}"; fi
+# The MIME cache was rewritten without MailComposer (and, listing nothing then, removed).
+if [ -e "$mime_cache" ] && grep -q 'org\.example\.MailComposer\.desktop' "$mime_cache"; then
+    fail "after uninstall, mimeinfo.cache still lists MailComposer: $(cat "$mime_cache")"
+elif [ -e "$mime_cache" ]; then
+    fail "after uninstall, a mimeinfo.cache that lists nothing but its header was left: $(cat "$mime_cache")"
+else
+    pass "uninstall-service.sh refreshed the MIME cache: no mailto: handler left behind"
+fi
 if [ -f "$XDG_CONFIG_HOME/baton/identity.pem" ] && [ -d "$XDG_STATE_HOME/baton" ] && [[ "$output" == *"kept $XDG_CONFIG_HOME/baton"* ]]; then
     pass "without --purge, the identity and state stay, and it says so"
 else
@@ -285,6 +354,33 @@ if [[ "$calls" == *"--user disable --now batond.service"* ]] && [ ! -e "$unit" ]
     pass "with a user manager, uninstall-service.sh disables and stops the unit through systemctl"
 else
     fail "uninstall with a fake systemctl: calls: $calls"
+fi
+
+# Where the user's icons/hicolor has an index.theme, the icon cache is refreshed: with the
+# icons after installing, without them after uninstalling (rebuilt, not deleted: it is shared).
+icon_tool=$(command -v gtk4-update-icon-cache || command -v gtk-update-icon-cache || true)
+if [ -n "$icon_tool" ]; then
+    mkdir -p "$data/icons/hicolor"
+    cp /usr/share/icons/hicolor/index.theme "$data/icons/hicolor/index.theme" 2>/dev/null \
+        || printf '[Icon Theme]\nName=Hicolor\nDirectories=scalable/apps,symbolic/apps\n\n[scalable/apps]\nSize=128\nType=Scalable\nMinSize=8\nMaxSize=512\nContext=Applications\n\n[symbolic/apps]\nSize=16\nType=Scalable\nMinSize=8\nMaxSize=512\nContext=Applications\n' \
+            >"$data/icons/hicolor/index.theme"
+    status=0
+    output=$(scripts/install-service.sh --binaries "$bin" 2>&1) || status=$?
+    if [ "$status" -eq 0 ] && [ -f "$icon_cache" ] && grep -qa 'org.example.MailComposer-symbolic' "$icon_cache"; then
+        pass "with an index.theme, install-service.sh refreshes the icon cache ($(basename "$icon_tool"))"
+    else
+        fail "with an index.theme: status $status, icon cache: $(ls -l "$icon_cache" 2>&1); output: $output"
+    fi
+    scripts/uninstall-service.sh --purge >/dev/null 2>&1 || fail "uninstall-service.sh after the icon cache case failed"
+    # (With no icon left, the tool removes the cache itself.)
+    if ! grep -qa 'org.example.MailComposer' "$icon_cache" 2>/dev/null; then
+        pass "uninstall-service.sh rebuilds the icon cache without MailComposer's icons"
+    else
+        fail "after uninstall, the icon cache still lists MailComposer"
+    fi
+    rm -f "$data/icons/hicolor/index.theme" "$icon_cache"
+else
+    echo "install-service-check: note: no gtk4-update-icon-cache or gtk-update-icon-cache; the icon cache is not checked"
 fi
 
 cd "$root"
