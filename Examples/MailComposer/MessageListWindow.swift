@@ -61,7 +61,7 @@ final class MessageListWindow: MailWindow {
         gtk_text_view_set_editable(textView, 0)
         gtk_text_view_set_cursor_visible(textView, 0)
         gtk_text_view_set_wrap_mode(textView, GTK_WRAP_WORD_CHAR)
-        let reader = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6)
+        let reader = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, classes: ["view"])
         Widgets.margins(reader, 18)
         Widgets.append(subjectLabel, to: reader)
         Widgets.append(senderLabel, to: reader)

@@ -32,7 +32,7 @@ extension BusConnection {
     }
 
     /// Calls `method` and blocks until its reply: for command-line tools without a main loop.
-    /// File descriptors travel as with ``call(_:path:interface:method:arguments:timeout:)``.
+    /// File descriptors travel as with ``call(_:path:interface:method:arguments:autoStart:timeout:)``.
     ///
     /// - Parameters:
     ///   - autoStart: whether the bus may start the destination through D-Bus activation.

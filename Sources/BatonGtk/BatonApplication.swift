@@ -41,7 +41,7 @@ open class BatonApplication: Application {
 
     /// Why this process was started: read from its environment when the application was
     /// created, or told by the service when it started the app through D-Bus activation
-    /// (``BatonService/continueActionName``) (see ``LaunchReason``).
+    /// (`BatonService.continueActionName`) (see ``LaunchReason``).
     public private(set) var launchReason: LaunchReason
 
     /// The desktop activation token the next presented window carries
@@ -143,7 +143,7 @@ open class BatonApplication: Application {
     }
 
     /// The service started this app through D-Bus activation to continue an activity (it
-    /// activated ``BatonService/continueActionName``). Such a launch (`--gapplication-service`)
+    /// activated `BatonService.continueActionName`). Such a launch (`--gapplication-service`)
     /// gets no `activate`: the app waits, windowless, for the continuation, as one the service
     /// started from its `Exec` line does, and the first window it presents carries the
     /// activation token. Ignored once the app shows a window or already waits.

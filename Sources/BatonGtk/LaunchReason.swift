@@ -8,7 +8,7 @@ import Foundation
 /// `BATON_CONTINUE_TYPE=<activity type>` in its environment. ``BatonApplication`` reads them
 /// once, when it is created, and removes them so that processes the app starts do not
 /// inherit them. A `DBusActivatable` app, which the bus starts with no such environment,
-/// learns it from the action ``BatonService/continueActionName`` that batond activates. Launched to continue, the application skips the launch's own `activate`
+/// learns it from the action `BatonService.continueActionName` that batond activates. Launched to continue, the application skips the launch's own `activate`
 /// (no default window beside the continued one): see ``BatonApplication/launchReason``.
 public enum LaunchReason: Hashable, Sendable {
     /// An ordinary launch.

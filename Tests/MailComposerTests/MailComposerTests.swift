@@ -167,6 +167,40 @@ class MailComposerScenarios: XCTestCase {
         XCTAssertFalse(app.log.contains("CRITICAL"), app.log)
     }
 
+    /// Closing a draft with something written in it asks first (Discard Draft?): Escape keeps
+    /// it, Alt+D discards it; an empty draft closes at once.
+    func checkClosingAWrittenDraftAsksFirst() throws {
+        let app = app()
+        try app.launch(["--to", "grace@example.org", "--subject", "Keep me", "--body", "Unsent"])
+        XCTAssertNotNil(app.waitForEvent { $0.event == "current" && $0.title == "Draft: Keep me" })
+        let draft = try XCTUnwrap(app.windows(titled: "Keep me").first)
+        let pid = try XCTUnwrap(app.pid)
+        let before = try app.desktop.windows(pid: pid) { _ in true }.count
+        try app.key("ctrl+w", in: draft)
+        XCTAssertTrue(waitUntil { try app.desktop.windows(pid: pid) { _ in true }.count == before + 1 },
+                      "the question opened")
+        XCTAssertFalse(try app.windows(titled: "Keep me").isEmpty, "the draft is still open")
+        try app.desktop.key("Escape")
+        XCTAssertTrue(waitUntil { try app.desktop.windows(pid: pid) { _ in true }.count == before },
+                      "Escape keeps editing")
+        XCTAssertFalse(try app.windows(titled: "Keep me").isEmpty)
+        XCTAssertNil(app.events().first { $0.event == "invalidated" && $0.type == "org.example.mail.compose" })
+
+        try app.key("ctrl+w", in: draft)
+        XCTAssertTrue(waitUntil { try app.desktop.windows(pid: pid) { _ in true }.count == before + 1 })
+        try app.desktop.key("alt+d")
+        XCTAssertNotNil(app.waitForEvent { $0.event == "invalidated" && $0.type == "org.example.mail.compose" },
+                        "Discard lets the draft go")
+        XCTAssertTrue(waitUntil { try app.windows(titled: "Keep me", timeout: 0.1).isEmpty })
+
+        let main = try XCTUnwrap(app.windows(titled: "Mail Composer").first)
+        try app.key("ctrl+n", in: main)
+        let empty = try XCTUnwrap(app.windows(titled: "New Message").first)
+        try app.key("ctrl+w", in: empty)
+        XCTAssertTrue(waitUntil { try app.windows(titled: "New Message", timeout: 0.1).isEmpty },
+                      "an empty draft closes without asking")
+    }
+
     /// A FIFO or an oversized file in the state folder is skipped, not read: launch goes on.
     func checkHostileStateFilesAreSkipped() throws {
         let app = app()
@@ -227,6 +261,10 @@ final class MailComposerTests: MailComposerScenarios {
         try checkSendingAfterClosingTheMainWindowIsSafe()
     }
 
+    func testClosingAWrittenDraftAsksFirst() throws {
+        try checkClosingAWrittenDraftAsksFirst()
+    }
+
     func testHostileStateFilesAreSkipped() throws {
         try checkHostileStateFilesAreSkipped()
     }
@@ -261,5 +299,9 @@ final class MailComposerWaylandTests: MailComposerScenarios {
 
     func testSendingAfterClosingTheMainWindowIsSafe() throws {
         try checkSendingAfterClosingTheMainWindowIsSafe()
+    }
+
+    func testClosingAWrittenDraftAsksFirst() throws {
+        try checkClosingAWrittenDraftAsksFirst()
     }
 }
