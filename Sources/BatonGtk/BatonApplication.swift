@@ -159,8 +159,9 @@ open class BatonApplication: Application {
             activationToken = token
         }
         guard windows.isEmpty, launchObservation == nil, !launchReason.isContinuation else { return }
+        // No `skipsLaunchActivation`: a service launch has no `activate` of its own to skip,
+        // and the next one is a person's.
         launchReason = .continuation(activityType: activityType)
-        skipsLaunchActivation = true
         watchLaunchContinuation()
         if hasStartedUp { holdForLaunchContinuation() }
     }
