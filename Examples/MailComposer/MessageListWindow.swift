@@ -61,13 +61,14 @@ final class MessageListWindow: MailWindow {
         gtk_text_view_set_editable(textView, 0)
         gtk_text_view_set_cursor_visible(textView, 0)
         gtk_text_view_set_wrap_mode(textView, GTK_WRAP_WORD_CHAR)
-        let reader = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, classes: ["view"])
+        let reader = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6)
         Widgets.margins(reader, 18)
         Widgets.append(subjectLabel, to: reader)
         Widgets.append(senderLabel, to: reader)
         Widgets.append(gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), to: reader)
         Widgets.append(Widgets.scrolled(bodyView), to: reader)
         gtk_stack_add_named(OpaquePointer(readerStack), reader, "message")
+        Widgets.addClasses(["view"], to: readerStack)   // the message on the content background
         gtk_stack_add_named(OpaquePointer(readerStack),
                             Widgets.statusPage(icon: "mail-read-symbolic", title: "No Message Selected",
                                                description: "Choose a message from the list to read it."), "none")

@@ -197,6 +197,19 @@ else
 fi
 defaults=$(find "$config" "$data" -name mimeapps.list 2>/dev/null)
 [ -z "$defaults" ] || fail "the installation wrote default handlers: $defaults"
+# Where no other mail app is installed, as on a fresh machine, GIO picks it for mailto: links
+# (what xdg-open and the desktop open) without any default having been set.
+if command -v gio >/dev/null 2>&1; then
+    others=$(grep -ls 'x-scheme-handler/mailto' /usr/share/applications/*.desktop /usr/local/share/applications/*.desktop 2>/dev/null || true)
+    handler=$(gio mime x-scheme-handler/mailto 2>&1 | sed -n 1p)
+    if [ -n "$others" ]; then
+        echo "install-service-check: note: other mailto: handlers are installed ($others); GIO's choice: $handler"
+    elif [[ "$handler" == *"org.example.MailComposer.desktop"* ]]; then
+        pass "with no other mail app installed, mailto: links open MailComposer ($handler)"
+    else
+        fail "GIO does not pick MailComposer for mailto: links: $handler"
+    fi
+fi
 
 # The D-Bus service files start the installed programs under their bus names.
 mail_service="$data/dbus-1/services/org.example.MailComposer.service"
