@@ -54,6 +54,9 @@ open class ApplicationWindow: Window {
         GObjectSignals.connect(UnsafeMutableRawPointer(window), "destroy") { [weak self] in
             self?.windowWasDestroyed()
         }
+        GObjectSignals.onNotify(UnsafeMutableRawPointer(window), "is-active") { [weak self] in
+            self?.application.windowActivationDidChange()
+        }
         connectCloseRequest(window)
         application.windowDidOpen(self)
     }

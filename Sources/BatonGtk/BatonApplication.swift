@@ -297,6 +297,19 @@ open class BatonApplication: Application {
     func windowWasDestroyed(_ window: ApplicationWindow) {
         windows.removeAll { $0 === window }
         deferredPresentations.removeAll { $0 === window }
+        windowActivationDidChange()
+    }
+
+    /// Whether one of the app's windows is the desktop's active window (GTK's `is-active`):
+    /// the person is using this app.
+    public var hasActiveWindow: Bool {
+        windows.contains { window in window.gtkWindow.map { gtk_window_is_active($0) != 0 } ?? false }
+    }
+
+    /// Tells the service when the app becomes, or stops being, the one the person uses: the
+    /// device offers the current activity of the app used last.
+    func windowActivationDidChange() {
+        handoff?.reportActivation()
     }
 
     private func activeWindowDidChange() {

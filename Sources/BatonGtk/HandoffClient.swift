@@ -39,6 +39,8 @@ public final class HandoffClient {
     private let activityIDs = ActivityIDs()
     private var pending: [String: PendingContinuation] = [:]
     private var lastPublished: (id: String, summary: ActivitySummary)?
+    /// Whether the app has the active window, as last told to the service (`SetActive`).
+    private var reportedActive: Bool?
     /// Counts the publishing calls sent, so a failure can tell whether a later one followed.
     private(set) var publications = 0
     /// Whether a publication is scheduled for the center's next turn.
@@ -91,6 +93,7 @@ public final class HandoffClient {
         serviceOwner = owner
         trustedOwner = nil
         lastPublished = nil
+        reportedActive = nil
         Task { @MainActor in
             do {
                 try await ServiceOwnerCheck.verify(owner, on: connection)
@@ -111,6 +114,7 @@ public final class HandoffClient {
                 isConnected = true
                 hasLoggedAbsence = false
                 logger.info("Handoff is on: registered with the Baton service")
+                reportActivation()
                 publishCurrent()
             } catch {
                 logger.warning("Handoff is off: the Baton service refused the registration: \(error)")
@@ -190,6 +194,26 @@ public final class HandoffClient {
             guard let self else { return }
             self.publicationScheduled = false
             self.publishCurrent()
+        }
+    }
+
+    /// Tells the service whether one of the app's windows is the active one (`SetActive`),
+    /// when that changed since it was last told. An older service, which does not know the
+    /// method, answers with an error, logged at debug level: it goes on offering the activity
+    /// published last.
+    func reportActivation() {
+        guard isConnected, let owner = trustedOwner, let connection, let application else { return }
+        let active = application.hasActiveWindow
+        guard active != reportedActive else { return }
+        reportedActive = active
+        Task { @MainActor in
+            do {
+                _ = try await connection.call(owner, path: BatonService.daemonPath,
+                                              interface: BatonService.daemonInterface, method: "SetActive",
+                                              arguments: [.bool(active)], timeout: 10)
+            } catch {
+                logger.debug("could not tell the Baton service whether the app is active: \(error)")
+            }
         }
     }
 

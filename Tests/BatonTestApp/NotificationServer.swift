@@ -20,34 +20,42 @@ private let notificationsXML = """
     """
 
 /// A desktop-notification server on the session bus, as a desktop shell runs one: it
-/// records each notification as a JSON line in `log` (its text, actions, app name and icon,
-/// and its hints that are strings) and, with `invoke`, answers each with
-/// that action as a user clicking it would.
+/// records each notification as a JSON line in `log` (its id, the id it replaces, its text,
+/// actions, app name and icon, and its hints that are strings), and each `CloseNotification`
+/// (`{"closed": ID}`), and, with `invoke`, answers each with that action as a user clicking
+/// it would. A notification that replaces a shown one keeps its id, as the spec says.
 @MainActor
 func runNotificationServer(log: String, invoke: String?, activationToken: String? = nil) -> Int32 {
     guard let connection = try? BusConnection.session() else { return 1 }
     var nextID: UInt32 = 1
+    var shown = Set<UInt32>()
+    func append(_ record: [String: Any]) {
+        if let data = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]),
+           let handle = FileHandle(forWritingAtPath: log) {
+            handle.seekToEndOfFile()
+            handle.write(data + Data("\n".utf8))
+            try? handle.close()
+        }
+    }
     let path = "/org/freedesktop/Notifications"
     let interface = "org.freedesktop.Notifications"
     do {
         try connection.export(path: path, interface: interface, introspectionXML: notificationsXML) { call in
             switch call.method {
             case "Notify":
-                let id = nextID
-                nextID += 1
+                var replaces: UInt32 = 0
+                if case .uint32(let value)? = call.arguments.at(1) { replaces = value }
+                let id = shown.contains(replaces) ? replaces : nextID
+                if id == nextID { nextID += 1 }
+                shown.insert(id)
                 let hints = call.arguments.at(6)?.dictionary ?? [:]
-                let record: [String: Any] = [
-                    "id": id, "summary": call.arguments.at(3)?.string ?? "", "body": call.arguments.at(4)?.string ?? "",
+                append([
+                    "id": id, "replaces": replaces, "summary": call.arguments.at(3)?.string ?? "",
+                    "body": call.arguments.at(4)?.string ?? "",
                     "actions": call.arguments.at(5)?.strings ?? [], "arguments": call.arguments.count,
                     "appName": call.arguments.at(0)?.string ?? "", "appIcon": call.arguments.at(2)?.string ?? "",
                     "stringHints": hints.compactMapValues(\.string),
-                ]
-                if let data = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]),
-                   let handle = FileHandle(forWritingAtPath: log) {
-                    handle.seekToEndOfFile()
-                    handle.write(data + Data("\n".utf8))
-                    try? handle.close()
-                }
+                ])
                 call.reply([.uint32(id)])
                 if let invoke {
                     GLibSources.once(after: 0.2) {
@@ -59,6 +67,12 @@ func runNotificationServer(log: String, invoke: String?, activationToken: String
                                               arguments: [.uint32(id), .string(invoke)])
                     }
                 }
+            case "CloseNotification":
+                if case .uint32(let id)? = call.arguments.at(0) {
+                    shown.remove(id)
+                    append(["closed": id])
+                }
+                call.reply()
             default:
                 call.reply()
             }

@@ -192,14 +192,14 @@ public final class ServiceSession {
     /// which declares the test app's claims (team `org.baton.test`, `org.baton.test.note`): a
     /// BatonTestApp registering as `id` is then verified for them, as the program its entry
     /// names, and batond starts one when none runs.
-    public func installTestAppEntry(id: String) throws {
+    public func installTestAppEntry(id: String, icon: String? = nil) throws {
         try installDesktopEntry(id: id, exec: Self.product("BatonTestApp").path + " app --app-id \(id)",
-                                teamID: "org.baton.test", activityTypes: ["org.baton.test.note"])
+                                teamID: "org.baton.test", activityTypes: ["org.baton.test.note"], icon: icon)
     }
 
     /// Installs a desktop entry in the session's `applications` folder.
     public func installDesktopEntry(id: String, exec: String, teamID: String, activityTypes: [String],
-                                    dbusActivatable: Bool = false) throws {
+                                    dbusActivatable: Bool = false, icon: String? = nil) throws {
         let entry = """
             [Desktop Entry]
             Type=Application
@@ -207,7 +207,7 @@ public final class ServiceSession {
             Exec=\(exec)
             X-Baton-TeamID=\(teamID)
             X-Baton-ActivityTypes=\(activityTypes.joined(separator: ";"));
-            \(dbusActivatable ? "DBusActivatable=true\n" : "")
+            \(dbusActivatable ? "DBusActivatable=true\n" : "")\(icon.map { "Icon=\($0)\n" } ?? "")
             """
         try entry.write(to: dataHome.appendingPathComponent("applications/\(id).desktop"), atomically: true,
                         encoding: .utf8)

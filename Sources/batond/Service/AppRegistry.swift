@@ -35,9 +35,14 @@ struct RegisteredApp: ActivityClaimant, Sendable {
     let registeredAt: Date
     /// The order of first registrations: 1 for the first app batond saw, and so on.
     let registrationNumber: UInt64
-    /// When the app last published its current activity (`PublishCurrent`): when it was
-    /// last active. `nil` until it publishes.
+    /// When the app was last active: when one of its windows last became the active window
+    /// (`SetActive`), or, for an app that does not say (``reportsActivation``), when it last
+    /// published its current activity. `nil` until then.
     var lastActiveAt: Date?
+    /// Whether the app says when its windows become active (`SetActive`).
+    var reportsActivation = false
+    /// Whether one of its windows is the desktop's active window, as it last said.
+    var isActive = false
     var current: PublishedActivity?
 
     /// Whether the process is the app of its id (``AppIdentity``), whatever it claims.
@@ -172,7 +177,8 @@ final class AppRegistry {
                                 verifiedActivityTypes: identity.verifiedActivityTypes(teamID: teamID, activityTypes: activityTypes),
                                 registeredAt: previous?.registeredAt ?? Date(),
                                 registrationNumber: previous?.registrationNumber ?? registrations,
-                                lastActiveAt: previous?.lastActiveAt, current: previous?.current)
+                                lastActiveAt: previous?.lastActiveAt, reportsActivation: previous?.reportsActivation ?? false,
+                                isActive: previous?.isActive ?? false, current: previous?.current)
         apps[busName] = app
         for (id, waiter) in registrationWaiters where waiter.accepts(app) {
             registrationWaiters[id] = nil
@@ -212,7 +218,18 @@ final class AppRegistry {
         let now = Date()
         app.current = PublishedActivity(listingID: listingID, appActivityID: appActivityID,
                                         summary: summary, publishedAt: now)
-        app.lastActiveAt = now
+        if !app.reportsActivation { app.lastActiveAt = now }
+        apps[busName] = app
+        changed()
+    }
+
+    /// Records that one of the app's windows became the active window (`active`), or that
+    /// none is any more.
+    func setActive(busName: String, _ active: Bool) throws {
+        var app = try app(busName)
+        app.reportsActivation = true
+        app.isActive = active
+        if active { app.lastActiveAt = Date() }
         apps[busName] = app
         changed()
     }
@@ -252,6 +269,17 @@ final class AppRegistry {
         apps.values.compactMap { app in app.current.map { (app, $0) } }
             .filter { $0.1.summary.isEligibleForHandoff && !$0.1.summary.isExpired() }
             .sorted { $0.1.publishedAt > $1.1.publishedAt }
+    }
+
+    /// The activity this device offers its other devices, as Handoff does: the current
+    /// activity of the app the person used last (the most recently active, see
+    /// ``RegisteredApp/lastActiveAt``), if it may be offered; none when that app has no such
+    /// activity. Until an app has been active, the most recently published one.
+    var offered: (RegisteredApp, PublishedActivity)? {
+        let used = apps.values.filter { $0.lastActiveAt != nil }
+        guard let foreground = used.max(by: { ($0.lastActiveAt ?? .distantPast) < ($1.lastActiveAt ?? .distantPast) })
+        else { return offerable.first }
+        return offerable.first { $0.0.busName == foreground.busName }
     }
 
     /// The most recently published current activity: the one the user touched last.

@@ -218,6 +218,16 @@ final class ContinuationBroker {
 
     /// Whether an app here that may receive another device's activity continues `type` for
     /// `teamID`: a running app verified for the type, or an installed one.
+    /// The icon of the installed app that would continue an activity of `type` from team
+    /// `teamID` (its desktop entry's `Icon=`: a theme icon name, or a file as a `file://`
+    /// URI), if one is installed and names one.
+    func claimantIcon(for type: String, teamID: String?) -> String? {
+        let running = registry.claimants(of: type, teamID: teamID, excluding: nil).verified.map(\.appID)
+        let installed = InstalledApps.all().filter { $0.continues(type, forTeam: teamID) }
+        let app = installed.first { running.contains($0.appID) } ?? installed.first
+        return app?.icon
+    }
+
     func hasClaimant(for type: String, teamID: String?) -> Bool {
         !registry.claimants(of: type, teamID: teamID, excluding: nil).verified.isEmpty
             || InstalledApps.all().contains { $0.continues(type, forTeam: teamID) }

@@ -8,6 +8,7 @@ import Foundation
 /// here, fetches answered, pairing requests shown.
 extension Daemon {
     static func offerKey(_ id: String) -> String { "offer:\(id)" }
+    static func deviceKey(_ deviceID: String) -> String { "device:\(deviceID)" }
     static func pairingKey(_ deviceID: String) -> String { "pair:\(deviceID)" }
 
     /// Shows a pairing request: the device's name and short id, a warning when it uses the
@@ -27,34 +28,56 @@ extension Daemon {
         notifier.show(key: Self.pairingKey(deviceID), title: title, detail: detail, action: nil)
     }
 
-    /// This device's current activities as offers: eligible and unexpired ones only, the
-    /// most recent first, as many as one message carries.
+    /// What this device offers its other devices: the one activity ``AppRegistry/offered``
+    /// chooses (the current activity of the app used last), or none.
     var localOffers: [PeerOffer] {
-        PeerMessage.offersFitting(registry.offerable.map {
-            PeerOffer(id: $0.1.listingID, summary: $0.1.summary, appID: $0.0.appID, teamID: $0.0.teamID)
-        })
+        PeerMessage.offersFitting(registry.offered.map {
+            [PeerOffer(id: $0.1.listingID, summary: $0.1.summary, appID: $0.0.appID, teamID: $0.0.teamID)]
+        } ?? [])
     }
 
-    /// Shows an offer's notification: "Continue", or "Open in browser" where no app here
-    /// continues it but it has a web page.
+    /// The key of the notification that shows `offer`: one per paired device, which shows
+    /// that device's offer and is replaced when it changes; one per offer added on this
+    /// device (`AddOffer`).
+    static func notificationKey(_ offer: Offer) -> String {
+        offer.peerDeviceID.map(deviceKey) ?? offerKey(offer.id)
+    }
+
+    /// Shows an offer's notification, in place of the one its device showed before: "Continue",
+    /// or "Open in browser" where no app here continues it but it has a web page, with the
+    /// icon of the app that continues it. Nothing is shown again for an offer whose
+    /// notification already shows it as it is.
     func notify(_ offer: Offer) {
-        let inApp = broker.hasClaimant(for: offer.summary.activityType, teamID: offer.teamID)
+        let key = Self.notificationKey(offer)
+        let shown = NotifiedOffer(id: offer.id, title: offer.summary.title, activityType: offer.summary.activityType)
+        guard notifiedOffers[key] != shown else { return }
+        notifiedOffers[key] = shown
+        let claimant = broker.claimantIcon(for: offer.summary.activityType, teamID: offer.teamID)
+        let inApp = claimant != nil || broker.hasClaimant(for: offer.summary.activityType, teamID: offer.teamID)
         let label = !inApp && offer.summary.webpageURL != nil ? "Open in browser" : "Continue"
-        notifier.show(key: Self.offerKey(offer.id),
+        notifier.show(key: key,
                       title: "\(label) “\(offer.summary.title ?? offer.summary.activityType)”",
                       detail: "From \(offer.peerDeviceID.map(network.displayName) ?? offer.device)",
-                      action: (id: "continue", label: label))
+                      action: (id: "continue", label: label), icon: claimant)
+    }
+
+    /// Withdraws the notification of `offer`, if it shows that offer.
+    func withdrawNotification(of offer: Offer) {
+        let key = Self.notificationKey(offer)
+        guard notifiedOffers[key]?.id == offer.id else { return }
+        notifiedOffers[key] = nil
+        notifier.withdraw(key: key)
     }
 
     /// The person picked a notification's action: only offers have one (pairing is never
     /// confirmed from a notification).
     func notificationAction(_ key: String, _ action: String, activationToken: String?) {
-        guard key.hasPrefix("offer:"), action == "continue" else { return }
-        continueFromNotification(String(key.dropFirst("offer:".count)), activationToken: activationToken)
+        guard action == "continue", let offerID = notifiedOffers[key]?.id else { return }
+        continueFromNotification(offerID, activationToken: activationToken)
     }
 
     func isCurrent(_ key: String) -> Bool {
-        if key.hasPrefix("offer:") { return offers.offers[String(key.dropFirst("offer:".count))] != nil }
+        if let offerID = notifiedOffers[key]?.id { return offers.offers[offerID] != nil }
         if key.hasPrefix("pair:") { return network.devices[String(key.dropFirst("pair:".count))]?.pairing != nil }
         return false
     }
@@ -65,13 +88,23 @@ extension Daemon {
             Offer(id: $0.id, summary: $0.summary, appID: $0.appID, teamID: $0.teamID, device: deviceName,
                   origin: .peer(deviceID: deviceID))
         }
-        let (added, withdrawn) = offers.replace(from: deviceID, with: incoming)
-        for offer in withdrawn { notifier.withdraw(key: Self.offerKey(offer.id)) }
-        for offer in added {
-            logger.info("\(deviceName) offers \(offer.summary.activityType) (\(offer.id))")
-            notify(offer)
+        let (added, _) = offers.replace(from: deviceID, with: incoming)
+        for offer in added { logger.info("\(deviceName) offers \(offer.summary.activityType) (\(offer.id))") }
+        // One notification for the device: its most recent offer listed, or none.
+        if let shown = incoming.first(where: { offers.offers[$0.id]?.peerDeviceID == deviceID }) {
+            notify(offers.offers[shown.id] ?? shown)
+        } else if notifiedOffers.removeValue(forKey: Self.deviceKey(deviceID)) != nil {
+            notifier.withdraw(key: Self.deviceKey(deviceID))
         }
     }
+}
+
+/// What a notification shows of an offer: when any of it changes, the notification is
+/// replaced.
+struct NotifiedOffer: Equatable {
+    let id: String
+    let title: String?
+    let activityType: String
 }
 
 /// What the network reports: the daemon turns it into offers, notifications and signals, and

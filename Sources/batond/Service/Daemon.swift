@@ -18,6 +18,8 @@ final class Daemon {
     let notifier: Notifier
     let network: PeerNetwork
     let logger: Logger
+    /// The offer each notification shows, by notification key (``notificationKey(_:)``).
+    var notifiedOffers: [String: NotifiedOffer] = [:]
 
     init(connection: BusConnection, network: PeerNetwork, timeouts: Timeouts, logger: Logger) {
         self.connection = connection
@@ -30,7 +32,7 @@ final class Daemon {
             self?.network.offersChanged()
         }
         offers.onChange = { [weak self] in self?.activitiesChanged() }
-        offers.onExpire = { [weak self] offer in self?.notifier.withdraw(key: Self.offerKey(offer.id)) }
+        offers.onExpire = { [weak self] offer in self?.withdrawNotification(of: offer) }
         notifier.onAction = { [weak self] key, action, token in self?.notificationAction(key, action, activationToken: token) }
         notifier.isCurrent = { [weak self] key in self?.isCurrent(key) ?? false }
         broker.delegate = self
@@ -67,6 +69,10 @@ final class Daemon {
                 call.reply()
             case "ResignCurrent":
                 try registry.resign(busName: call.sender)
+                call.reply()
+            case "SetActive":
+                guard let active = arguments.at(0)?.bool else { throw ServiceError.invalidArguments("expected (b)") }
+                try registry.setActive(busName: call.sender, active)
                 call.reply()
             case "GetStatus":
                 call.reply([.dictionary(status)])
@@ -118,7 +124,7 @@ final class Daemon {
                     throw ServiceError.unknownActivity(id)
                 }
                 offers.remove(id)
-                notifier.withdraw(key: Self.offerKey(id))
+                withdrawNotification(of: offer)
                 call.reply()
             case "ListDevices":
                 call.reply([.dictionaries(deviceRecords)])

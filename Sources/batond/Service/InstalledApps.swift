@@ -1,3 +1,4 @@
+import Baton
 import BatonBus
 import BatonGLib
 import CGLib
@@ -11,6 +12,9 @@ struct InstalledApp: ActivityClaimant, Sendable {
     let activityTypes: Set<String>
     let desktopFile: String
     let isDBusActivatable: Bool
+    /// The entry's `Icon=`: a theme icon name, or a file as a `file://` URI; `nil` when it
+    /// names none, or nothing a notification could show.
+    var icon: String? = nil
 
     func claims(_ activityType: String) -> Bool { activityTypes.contains(activityType) }
 }
@@ -59,7 +63,16 @@ enum InstalledApps {
         else { return nil }
         return InstalledApp(appID: String(file.deletingPathExtension().lastPathComponent), teamID: claims.teamID,
                             activityTypes: claims.activityTypes, desktopFile: file.path,
-                            isDBusActivatable: g_desktop_app_info_get_boolean(info, "DBusActivatable") != 0)
+                            isDBusActivatable: g_desktop_app_info_get_boolean(info, "DBusActivatable") != 0,
+                            icon: notificationIcon(string(info, "Icon")))
+    }
+
+    /// `icon`, an entry's `Icon=`, as a notification's `app_icon`: an icon name as it is, an
+    /// absolute path as a `file://` URI; `nil` for anything else.
+    static func notificationIcon(_ icon: String?) -> String? {
+        guard let icon, !icon.isEmpty, icon.utf8.count <= 4096, !ActivityLimits.containsUnsafe(icon) else { return nil }
+        if icon.hasPrefix("/") { return URL(fileURLWithPath: icon).absoluteString }
+        return icon.contains("/") ? nil : icon
     }
 
     /// The programs the desktop entry `APPID.desktop` names, and the claims it declares, if

@@ -28,6 +28,16 @@ final class Notifier {
     private var notifications: [String: UInt32] = [:]
     private var shown: [UInt32: (key: String, action: String?)] = [:]
     private var warnedUnavailable = false
+    /// A notification to show.
+    private struct Request {
+        let title: String
+        let detail: String
+        let action: (id: String, label: String)?
+        let icon: String?
+    }
+    /// Keys whose `Notify` call awaits its reply, and the request to send after it.
+    private var sending = Set<String>()
+    private var waiting: [String: Request] = [:]
     /// The activation token the server sent for a notification (`ActivationToken`, spec 1.2),
     /// just before the action it goes with.
     private var activationTokens: [UInt32: String] = [:]
@@ -66,25 +76,44 @@ final class Notifier {
 
     /// Shows a notification whose action (and default click) reports `action.id`; one without
     /// an action reports nothing. `title` and `detail` are plain text: the body is escaped,
-    /// since servers may read it as markup, and the title loses what could form markup.
-    func show(key: String, title: String, detail: String, action: (id: String, label: String)?) {
-        let actions = action.map { ["default", $0.label, $0.id, $0.label] } ?? []
+    /// since servers may read it as markup, and the title loses what could form markup. A
+    /// notification shown under a key already shown replaces it (`replaces_id`). `icon` is
+    /// its `app_icon`, batond's own by default.
+    func show(key: String, title: String, detail: String, action: (id: String, label: String)?,
+              icon: String? = nil) {
+        let request = Request(title: title, detail: detail, action: action, icon: icon)
+        // One call per key at a time: a second one sent before the first's reply would carry
+        // no replaces_id and stack a second notification. The latest waits its turn.
+        guard !sending.contains(key) else {
+            waiting[key] = request
+            return
+        }
+        send(request, key: key)
+    }
+
+    private func send(_ request: Request, key: String) {
+        sending.insert(key)
+        let actions = request.action.map { ["default", $0.label, $0.id, $0.label] } ?? []
         let hints: [String: BusValue] = [
             "category": .string("network"), "resident": .bool(true), "desktop-entry": .string(Self.desktopEntry),
         ]
         let arguments: [BusValue] = [
-            .string(Self.applicationName), .uint32(notifications[key] ?? 0), .string(Self.iconName),
-            .string(Self.withoutMarkup(title)), .string(Self.escapingMarkup(detail)), .strings(actions),
+            .string(Self.applicationName), .uint32(notifications[key] ?? 0), .string(request.icon ?? Self.iconName),
+            .string(Self.withoutMarkup(request.title)), .string(Self.escapingMarkup(request.detail)), .strings(actions),
             .dictionary(hints), .int32(-1),
         ]
         Task { @MainActor in
+            defer {
+                sending.remove(key)
+                if let next = waiting.removeValue(forKey: key) { send(next, key: key) }
+            }
             do {
                 let reply = try await connection.call(Self.name, path: Self.path, interface: Self.name,
                                                       method: "Notify", arguments: arguments, timeout: 5)
                 guard let first = reply.first, case .uint32(let id) = first else { return }
                 guard isCurrent(key) else { return close(id) }
                 notifications[key] = id
-                shown[id] = (key, action?.id)
+                shown[id] = (key, request.action?.id)
             } catch {
                 guard !warnedUnavailable else { return }
                 warnedUnavailable = true
@@ -108,6 +137,7 @@ final class Notifier {
 
     /// Closes the notification shown under `key`.
     func withdraw(key: String) {
+        waiting[key] = nil
         guard let id = notifications.removeValue(forKey: key) else { return }
         shown[id] = nil
         close(id)
