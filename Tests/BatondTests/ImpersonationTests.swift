@@ -186,6 +186,7 @@ final class ImpersonationTests: ServiceTestCase {
     }
 
     func testTheMostRecentlyActiveClaimantGetsTheContinuationWhateverItsBusName() throws {
+        try requireDisplay()
         let first = try startNoteApp("first", text: "one", extra: ["--app-id", "org.baton.First"])
         let second = try startNoteApp("second", text: "two", extra: ["--app-id", "org.baton.Second"])
         XCTAssertEqual(try session.baton(["continue", "--file", note("to the latest")]).status, 0)
@@ -193,9 +194,16 @@ final class ImpersonationTests: ServiceTestCase {
         XCTAssertFalse(first.eventNames.contains("will-continue"))
 
         let restored = second.events.filter { $0["event"] as? String == "restored" }.count
-        kill(first.child.pid, SIGUSR1)
-        XCTAssertTrue(waitUntil { try activities().contains { $0["title"] as? String == "Note: one (active)" } },
-                      "the first app published again")
+        // The person clicks the first app's window: it becomes the active one (SetActive).
+        let desktop = X11Desktop()
+        var window: String?
+        XCTAssertTrue(waitUntil {
+            window = try desktop.windows(pid: first.child.pid) { _ in true }.first
+            return window != nil
+        })
+        try desktop.focus(try XCTUnwrap(window))
+        XCTAssertTrue(waitUntil { try runningApps().first?["app-id"] as? String == "org.baton.First" },
+                      "the first app is the most recently active: \(String(describing: try? runningApps()))")
         XCTAssertEqual(try session.baton(["continue", "--file", note("back to the first")]).status, 0)
         let back = try XCTUnwrap(first.waitForEvent("restored"), "now the first app is the most recently active")
         XCTAssertEqual((back["userInfo"] as? [String: Any])?["text"] as? String, "back to the first")
