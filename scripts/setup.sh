@@ -19,6 +19,7 @@ packages=(
     sway                # headless Wayland compositor for the Wayland GTK tests (run as an unprivileged user)
     wtype               # virtual keyboard and scripted typing under sway
     grim                # screenshots of the sway session (wlr-screencopy)
+    bubblewrap          # a real sandbox (what Flatpak uses) for the sandboxed-app identity tests
     desktop-file-utils  # desktop-file-validate: the shipped desktop entries are checked
     appstream           # appstreamcli validate: MailComposer's AppStream metainfo is checked
     librsvg2-bin        # rsvg-convert: the shipped icons are checked

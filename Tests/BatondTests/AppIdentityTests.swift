@@ -79,7 +79,7 @@ final class AppIdentityTests: XCTestCase {
             DesktopEntryPrograms(path: "/x/org.example.Mail.desktop", exec: exec, tryExec: tryExec, serviceExec: serviceExec)
         }
         func identity(_ executable: String?, _ entry: DesktopEntryPrograms?) throws -> AppIdentity {
-            try AppVerifier.identity(of: "org.example.Mail",
+            try AppVerifier.identity(of: "org.example.Mail", teamID: "org.example",
                                      evidence: IdentityEvidence(flatpakInfo: nil, executable: executable, entry: entry),
                                      searchPath: searchPath)
         }
@@ -118,7 +118,7 @@ final class AppIdentityTests: XCTestCase {
         let entry = DesktopEntryPrograms(path: "/x/org.example.Mail.desktop", exec: "mail", tryExec: nil, serviceExec: nil,
                                          claims: claims)
         func identity(_ executable: String, flatpak: String? = nil) throws -> AppIdentity {
-            try AppVerifier.identity(of: "org.example.Mail",
+            try AppVerifier.identity(of: "org.example.Mail", teamID: "org.example",
                                      evidence: IdentityEvidence(flatpakInfo: flatpak, executable: executable, entry: entry),
                                      searchPath: searchPath)
         }
@@ -147,7 +147,7 @@ final class AppIdentityTests: XCTestCase {
         let entry = DesktopEntryPrograms(path: "/x.desktop", exec: "/usr/bin/flatpak run org.example.Other",
                                          tryExec: nil, serviceExec: nil)
         func identity(_ appID: String, _ info: String) throws -> AppIdentity {
-            try AppVerifier.identity(of: appID, evidence: IdentityEvidence(flatpakInfo: info, executable: mail, entry: entry),
+            try AppVerifier.identity(of: appID, teamID: "org.example", evidence: IdentityEvidence(flatpakInfo: info, executable: mail, entry: entry),
                                      searchPath: searchPath)
         }
         XCTAssertEqual(try identity("org.example.Mail", info), .verified(evidence: "Flatpak org.example.Mail"))
@@ -155,6 +155,18 @@ final class AppIdentityTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("the Flatpak org.example.Mail"), "\(error)")
         }
         XCTAssertThrowsError(try identity("org.example.Mail", ""), "unreadable Flatpak info verifies no one")
+        func team(_ teamID: String) throws -> AppIdentity {
+            try AppVerifier.identity(of: "org.example.Mail", teamID: teamID,
+                                     evidence: IdentityEvidence(flatpakInfo: info, executable: mail, entry: entry),
+                                     searchPath: searchPath)
+        }
+        XCTAssertNoThrow(try team("org.example.Mail"), "its own id is a team it may use")
+        XCTAssertNoThrow(try team("org"))
+        for other in ["org.ex", "org.example.Mai", "com.example", "org.example.Mail.x", "", "org.example."] {
+            XCTAssertThrowsError(try team(other), "team \(other)") { error in
+                XCTAssertTrue("\(error)".contains("may register only a team its id starts with"), "\(error)")
+            }
+        }
     }
 
     func testTheEntryOfAnAppIdIsFoundInTheXDGFolders() throws {

@@ -87,7 +87,9 @@ struct IdentityEvidence: Sendable {
 /// The rules binding a registration to what the caller cannot choose.
 ///
 /// - A sandboxed app (with `/.flatpak-info`) is verified when the `name=` of its
-///   `[Application]` group is the app id, and refused otherwise: it can never be another app.
+///   `[Application]` group is the app id and the team it registers is a reverse-DNS prefix
+///   of that id (`org.example` for `org.example.Mail`, or the id itself), and refused
+///   otherwise: it can never be another app, nor speak for another team.
 /// - A host app whose app id has a desktop entry is verified when it runs the program the
 ///   entry's `Exec=` (past `env` and `VAR=value`), `TryExec=` or, for a D-Bus-activatable
 ///   entry, its D-Bus service file names, both sides resolved through `PATH` and `realpath`.
@@ -97,11 +99,13 @@ struct IdentityEvidence: Sendable {
 /// A verified app is verified only for the claims its entry declares
 /// (``AppIdentity/verifiedActivityTypes(teamID:activityTypes:)``).
 enum AppVerifier {
-    /// Decides the identity of a caller registering as `appID`.
+    /// Decides the identity of a caller registering as `appID` for team `teamID`.
     ///
     /// - Throws: ``ServiceError/identityMismatch(_:)`` for a Flatpak registering under
-    ///   another id, or one whose Flatpak info names none.
-    static func identity(of appID: String, evidence: IdentityEvidence, searchPath: String?) throws -> AppIdentity {
+    ///   another id or for a team its id does not start with, or one whose Flatpak info
+    ///   names none.
+    static func identity(of appID: String, teamID: String, evidence: IdentityEvidence,
+                         searchPath: String?) throws -> AppIdentity {
         let claims = evidence.entry?.claims
         if let info = evidence.flatpakInfo {
             guard let sandboxID = flatpakAppID(fromInfo: info) else {
@@ -110,6 +114,10 @@ enum AppVerifier {
             guard sandboxID == appID else {
                 throw ServiceError.identityMismatch(
                     "the caller is the Flatpak \(sandboxID), which may register only as itself, not as \(appID)")
+            }
+            guard isReverseDNSPrefix(teamID, of: sandboxID) else {
+                throw ServiceError.identityMismatch(
+                    "the caller is the Flatpak \(sandboxID), which may register only a team its id starts with (such as \(sandboxID.split(separator: ".").dropLast().joined(separator: "."))), not \(teamID)")
             }
             return .verified(evidence: "Flatpak \(sandboxID)", declaring: claims)
         }
@@ -123,6 +131,12 @@ enum AppVerifier {
             return .unverified("runs \(executable) but its entry names " + programs.joined(separator: " or "))
         }
         return .verified(evidence: entry.path, declaring: claims)
+    }
+
+    /// Whether `team` is `appID` or one of its reverse-DNS prefixes, whole labels only:
+    /// `org.example` and `org.example.Mail` for `org.example.Mail`, never `org.ex`.
+    static func isReverseDNSPrefix(_ team: String, of appID: String) -> Bool {
+        !team.isEmpty && (team == appID || appID.hasPrefix(team + "."))
     }
 
     /// The application id of a Flatpak, from its `.flatpak-info`: `name=` in `[Application]`.

@@ -23,7 +23,7 @@ extension Daemon {
                     throw ServiceError.accessDenied("only processes of this user may register (\(sender) runs as uid \(credentials.uid))")
                 }
                 let evidence = AppVerifier.evidence(for: credentials, appID: appID)
-                let identity = try AppVerifier.identity(of: appID, evidence: evidence,
+                let identity = try AppVerifier.identity(of: appID, teamID: teamID, evidence: evidence,
                                                         searchPath: ProcessExecutable.searchPath)
                 let app = try registry.register(busName: sender, appID: appID, teamID: teamID,
                                                 activityTypes: activityTypes, pid: credentials.pid, identity: identity)
