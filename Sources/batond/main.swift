@@ -32,10 +32,12 @@ let status: Int32 = MainActor.assumeIsolated {
         return 1
     }
     let settings: NetworkSettings
+    let handoffSettings: SettingsStore
     let network: PeerNetwork
     do {
         try PrivateFiles.makeDirectory(options.configDirectory)
         settings = try NetworkSettings(options: options, directory: options.configDirectory)
+        handoffSettings = try SettingsStore(directory: options.configDirectory)
     } catch {
         logger.critical("cannot use the configuration: \(error)")
         return 1
@@ -61,7 +63,8 @@ let status: Int32 = MainActor.assumeIsolated {
         logger.critical("no D-Bus session bus: \(error)")
         return 1
     }
-    let daemon = Daemon(connection: connection, network: network, timeouts: options.timeouts, logger: logger)
+    let daemon = Daemon(connection: connection, network: network, settings: handoffSettings, timeouts: options.timeouts,
+                        logger: logger)
     do {
         try daemon.start()
     } catch {

@@ -276,7 +276,7 @@ extension PeerNetwork {
         linkBecamePaired(deviceID)
         if let address = device.address { redial(deviceID, at: address) }
         logger.info("paired with \(device.name) (\(deviceID))")
-        link.send(.offers(delegate?.offersForPeers() ?? []))
+        sendOffers(to: deviceID, over: link)
         return true
     }
 }

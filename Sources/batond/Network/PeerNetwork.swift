@@ -69,7 +69,8 @@ final class PeerNetwork {
     private var housekeepingTimer: guint = 0
     private var housekeepingDeadline: Date?
     private var nextRequest: UInt32 = 1
-    private var sentOffers: [PeerOffer] = []
+    /// What each device was last sent, by device id.
+    private var sentOffers: [String: [PeerOffer]] = [:]
     /// How many activities a paired device may report continued: those it fetched last.
     static let rememberedFetches = 16
     private var offersTimer: guint = 0
@@ -457,7 +458,7 @@ final class PeerNetwork {
             } catch {
                 logger.error("cannot save the paired devices: \(error)")
             }
-            link.send(.offers(delegate?.offersForPeers() ?? []))
+            sendOffers(to: deviceID, over: link)
         }
         scheduleHousekeeping()
         delegate?.devicesChanged()
@@ -602,16 +603,24 @@ final class PeerNetwork {
     // MARK: Offers and fetches
 
     /// This device's activities changed: paired peers get the new offers shortly.
+    /// Sends the device what this device offers it now, over `link`.
+    func sendOffers(to deviceID: String, over link: PeerLink) {
+        let offers = delegate?.offers(for: deviceID) ?? []
+        sentOffers[deviceID] = offers
+        link.send(.offers(offers))
+    }
+
     func offersChanged() {
         guard offersTimer == 0 else { return }
         offersTimer = GLibSources.once(after: Self.offerDebounce) { [weak self] in
             guard let self else { return }
             self.offersTimer = 0
-            let offers = self.delegate?.offersForPeers() ?? []
-            guard offers != self.sentOffers else { return }
-            self.sentOffers = offers
             for device in self.devices.values where self.isPaired(device.id) {
-                device.link?.send(.offers(offers))
+                guard let link = device.link else { continue }
+                let offers = self.delegate?.offers(for: device.id) ?? []
+                guard offers != self.sentOffers[device.id] else { continue }
+                self.sentOffers[device.id] = offers
+                link.send(.offers(offers))
             }
         }
     }
@@ -658,7 +667,7 @@ final class PeerNetwork {
     /// link is open and the device still paired.
     private func answerFetch(_ request: UInt32, of activityID: String, from device: PeerDevice, over link: PeerLink) {
         Task { @MainActor in
-            let result = await delegate?.payloadRequested(for: activityID)
+            let result = await delegate?.payloadRequested(for: activityID, by: device.id)
                 ?? .failure(.connectionUnavailable("batond is stopping"))
             guard link.isOpen, device.link === link, isPaired(device.id) else { return }
             switch result {

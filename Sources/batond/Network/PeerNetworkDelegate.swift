@@ -6,14 +6,14 @@ import BatonPeer
 /// other parts.
 @MainActor
 protocol PeerNetworkDelegate: AnyObject {
-    /// This device's current activities, as offers for paired devices.
-    func offersForPeers() -> [PeerOffer]
+    /// What this device offers the paired device `deviceID`.
+    func offers(for deviceID: String) -> [PeerOffer]
     /// A paired device's offers now (each list replaces the device's earlier one).
     func peer(_ device: PeerDevice, offered offers: [PeerOffer])
     /// A device's offers are void: its link closed or it is no longer paired.
     func peerGone(_ deviceID: String)
-    /// A paired device asks for the payload of this device's activity `activityID`.
-    func payloadRequested(for activityID: String) async -> Result<[UInt8], UserActivityError>
+    /// The paired device `deviceID` asks for the payload of this device's activity `activityID`.
+    func payloadRequested(for activityID: String, by deviceID: String) async -> Result<[UInt8], UserActivityError>
     /// A paired device continued this device's activity `activityID`.
     func peer(_ device: PeerDevice, continued activityID: String)
     /// A device asks to pair: show the code this device shows.

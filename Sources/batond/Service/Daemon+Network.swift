@@ -28,12 +28,15 @@ extension Daemon {
         notifier.show(key: Self.pairingKey(deviceID), title: title, detail: detail, action: nil)
     }
 
-    /// What this device offers its other devices: the one activity ``AppRegistry/offered``
-    /// chooses (the current activity of the app used last), or none.
-    var localOffers: [PeerOffer] {
-        PeerMessage.offersFitting(registry.offered.map {
-            [PeerOffer(id: $0.1.listingID, summary: $0.1.summary, appID: $0.0.appID, teamID: $0.0.teamID)]
-        } ?? [])
+    /// What this device offers the paired device `deviceID`: the one activity
+    /// ``AppRegistry/offered`` chooses (the current activity of the app used last), unless
+    /// Handoff is off, the device is blocked or the app is; else nothing.
+    func offers(for deviceID: String) -> [PeerOffer] {
+        let settings = settingsStore.settings
+        guard settings.handoff, !settings.blockedDevices.contains(deviceID), let (app, published) = registry.offered,
+              !settings.blockedApps.contains(app.appID) else { return [] }
+        return PeerMessage.offersFitting([PeerOffer(id: published.listingID, summary: published.summary,
+                                                    appID: app.appID, teamID: app.teamID)])
     }
 
     /// The key of the notification that shows `offer`: one per paired device, which shows
@@ -49,6 +52,10 @@ extension Daemon {
     /// notification already shows it as it is.
     func notify(_ offer: Offer) {
         let key = Self.notificationKey(offer)
+        guard settingsStore.settings.notifications == .on, isShown(offer) else {
+            if notifiedOffers.removeValue(forKey: key) != nil { notifier.withdraw(key: key) }
+            return
+        }
         let shown = NotifiedOffer(id: offer.id, title: offer.summary.title, activityType: offer.summary.activityType)
         guard notifiedOffers[key] != shown else { return }
         notifiedOffers[key] = shown
@@ -91,11 +98,8 @@ extension Daemon {
         let (added, _) = offers.replace(from: deviceID, with: incoming)
         for offer in added { logger.info("\(deviceName) offers \(offer.summary.activityType) (\(offer.id))") }
         // One notification for the device: its most recent offer listed, or none.
-        if let shown = incoming.first(where: { offers.offers[$0.id]?.peerDeviceID == deviceID }) {
-            notify(offers.offers[shown.id] ?? shown)
-        } else if notifiedOffers.removeValue(forKey: Self.deviceKey(deviceID)) != nil {
-            notifier.withdraw(key: Self.deviceKey(deviceID))
-        }
+        latestOffers[deviceID] = incoming.first { offers.offers[$0.id]?.peerDeviceID == deviceID }?.id
+        refreshNotification(of: deviceID)
     }
 }
 
@@ -110,7 +114,6 @@ struct NotifiedOffer: Equatable {
 /// What the network reports: the daemon turns it into offers, notifications and signals, and
 /// answers fetches through the broker, the one route a payload takes out of this device.
 extension Daemon: PeerNetworkDelegate {
-    func offersForPeers() -> [PeerOffer] { localOffers }
 
     func peer(_ device: PeerDevice, offered offers: [PeerOffer]) {
         replaceOffers(of: device.id, named: network.deviceName(device.id), with: offers)
@@ -120,10 +123,14 @@ extension Daemon: PeerNetworkDelegate {
         replaceOffers(of: deviceID, named: "", with: [])
     }
 
-    func payloadRequested(for activityID: String) async -> Result<[UInt8], UserActivityError> {
+    func payloadRequested(for activityID: String, by deviceID: String) async -> Result<[UInt8], UserActivityError> {
         do {
             guard case .local(let app, let published)? = try? source(activityID) else {
                 return .failure(.handoffFailed("the activity \(activityID) is no longer offered"))
+            }
+            let settings = settingsStore.settings
+            guard settings.handoff, !settings.blockedDevices.contains(deviceID), !settings.blockedApps.contains(app.appID) else {
+                return .failure(.handoffFailed("the activity \(activityID) is not offered to this device"))
             }
             return .success(try await broker.fetch(.local(app, published)))
         } catch {

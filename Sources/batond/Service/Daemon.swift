@@ -20,8 +20,13 @@ final class Daemon {
     let logger: Logger
     /// The offer each notification shows, by notification key (``notificationKey(_:)``).
     var notifiedOffers: [String: NotifiedOffer] = [:]
+    /// Each paired device's most recent offer listed, by device id.
+    var latestOffers: [String: String] = [:]
+    /// What the person decided (Handoff on or off, quiet, blocked devices and apps).
+    let settingsStore: SettingsStore
 
-    init(connection: BusConnection, network: PeerNetwork, timeouts: Timeouts, logger: Logger) {
+    init(connection: BusConnection, network: PeerNetwork, settings: SettingsStore, timeouts: Timeouts, logger: Logger) {
+        settingsStore = settings
         self.connection = connection
         self.network = network
         self.logger = logger
@@ -142,6 +147,8 @@ final class Daemon {
             case "Unpair":
                 try network.unpair(arguments.at(0)?.string ?? "")
                 call.reply()
+            case "GetSettings", "SetHandoff", "SetNotifications", "SetDeviceBlocked", "SetAppBlocked":
+                try handleSettings(call)
             default:
                 call.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.method)")
             }
@@ -169,7 +176,7 @@ final class Daemon {
             }
             return .local(app, published)
         }
-        if let offer = offers.offers[id], !offer.summary.isExpired() { return .offer(offer) }
+        if let offer = offers.offers[id], !offer.summary.isExpired(), isShown(offer) { return .offer(offer) }
         throw ServiceError.unknownActivity(id)
     }
 

@@ -1,0 +1,65 @@
+import ArgumentParser
+import BatonGLib
+
+struct SettingsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings", abstract: "Show or change what this device does with Handoff.",
+        discussion: """
+            Without arguments, prints the settings. Changes take effect at once and are kept \
+            across restarts:
+              baton settings handoff on|off            off: nothing is offered, other devices' offers are hidden
+              baton settings notifications on|quiet    quiet: offers are listed, never notified
+              baton settings device DEVICE block|allow a paired device (name, id or start of an id)
+              baton settings app APP-ID block|allow    a blocked app's activities are never offered
+            """)
+
+    @Argument(help: ArgumentHelp("handoff, notifications, device or app, then its value.", valueName: "setting"))
+    var words: [String] = []
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard let first = words.first else { return }
+        let expected = ["handoff": 2, "notifications": 2, "device": 3, "app": 3]
+        guard let count = expected[first] else {
+            throw ValidationError("unknown setting \(first.debugDescription): handoff, notifications, device or app")
+        }
+        guard words.count == count else {
+            throw ValidationError(count == 2 ? "baton settings \(first) takes one value" : "baton settings \(first) NAME block|allow")
+        }
+    }
+
+    func run() throws {
+        try runOnMain {
+            if let change = try Self.call(words) {
+                _ = try ServiceProxy.call(change.method, change.arguments)
+            }
+            let settings = try ServiceProxy.call("GetSettings").at(0)?.dictionary ?? [:]
+            if output.json { return try JSONOutput.print(settings.mapValues(JSONOutput.object)) }
+            print("Handoff:        \(settings["handoff"]?.bool == false ? "off" : "on")")
+            print("Notifications:  \(settings["notifications"]?.string ?? "on")")
+            let devices = settings["blocked-devices"]?.strings ?? []
+            let apps = settings["blocked-apps"]?.strings ?? []
+            print("Blocked devices: \(devices.isEmpty ? "none" : devices.joined(separator: ", "))")
+            print("Blocked apps:    \(apps.isEmpty ? "none" : apps.joined(separator: ", "))")
+        }
+    }
+
+    /// The method and arguments that make the change `words` asks for; nil for none.
+    private static func call(_ words: [String]) throws -> (method: String, arguments: [BusValue])? {
+        guard let setting = words.first else { return nil }
+        let value = words.last ?? ""
+        switch setting {
+        case "handoff":
+            guard ["on", "off"].contains(value) else { throw CommandFailure("handoff is on or off, not \(value.debugDescription)") }
+            return ("SetHandoff", [.bool(value == "on")])
+        case "notifications":
+            return ("SetNotifications", [.string(value)])
+        default:
+            guard ["block", "allow"].contains(value) else {
+                throw CommandFailure("a \(setting) is blocked or allowed (block or allow), not \(value.debugDescription)")
+            }
+            return (setting == "device" ? "SetDeviceBlocked" : "SetAppBlocked", [.string(words[1]), .bool(value == "block")])
+        }
+    }
+}

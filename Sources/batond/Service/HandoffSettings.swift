@@ -1,0 +1,103 @@
+import BatonGLib
+import BatonPeer
+import Foundation
+
+/// What the person decides about Handoff on this device.
+struct HandoffSettings: Equatable, Sendable {
+    /// How offers from other devices are announced.
+    enum Notifications: String, Codable, Sendable, CaseIterable {
+        /// A notification for each device's offer.
+        case on
+        /// No notifications: offers are listed only.
+        case quiet
+    }
+
+    /// Whether this device takes part: off, nothing is offered, and other devices' offers
+    /// are neither listed nor shown.
+    var handoff = true
+    var notifications = Notifications.on
+    /// Paired devices (by id) whose offers are neither listed nor shown, and which this
+    /// device offers nothing.
+    var blockedDevices: Set<String> = []
+    /// Apps (by app id) whose activities are never offered.
+    var blockedApps: Set<String> = []
+
+    /// The record `GetSettings` and `SettingsChanged` carry.
+    var record: [String: BusValue] {
+        ["handoff": .bool(handoff), "notifications": .string(notifications.rawValue),
+         "blocked-devices": .strings(blockedDevices.sorted()), "blocked-apps": .strings(blockedApps.sorted())]
+    }
+}
+
+extension HandoffSettings: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case handoff, notifications, blockedDevices = "blocked-devices", blockedApps = "blocked-apps"
+    }
+
+    /// Missing keys keep their defaults, so a file from an earlier release still reads.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        handoff = try container.decodeIfPresent(Bool.self, forKey: .handoff) ?? true
+        notifications = try container.decodeIfPresent(Notifications.self, forKey: .notifications) ?? .on
+        blockedDevices = try container.decodeIfPresent(Set<String>.self, forKey: .blockedDevices) ?? []
+        blockedApps = try container.decodeIfPresent(Set<String>.self, forKey: .blockedApps) ?? []
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(handoff, forKey: .handoff)
+        try container.encode(notifications, forKey: .notifications)
+        try container.encode(blockedDevices.sorted(), forKey: .blockedDevices)
+        try container.encode(blockedApps.sorted(), forKey: .blockedApps)
+    }
+}
+
+/// The settings, kept in `settings.json` (0600) in batond's config folder, written whole on
+/// each change through a temporary file.
+@MainActor
+final class SettingsStore {
+    static let fileName = "settings.json"
+    private(set) var settings: HandoffSettings
+    private let file: URL
+
+    /// Reads the settings through ``PrivateFiles/read(_:)``; a missing file gives the
+    /// defaults.
+    ///
+    /// - Throws: ``ConfigError`` when the file exists but cannot be used: it is left as it is.
+    init(directory: URL) throws {
+        file = directory.appendingPathComponent(Self.fileName)
+        let contents: Data?
+        do {
+            contents = try PrivateFiles.read(file)
+        } catch let error as PrivateFileError {
+            throw ConfigError(file, error.reason)
+        }
+        guard let contents else {
+            settings = HandoffSettings()
+            return
+        }
+        do {
+            settings = try JSONDecoder().decode(HandoffSettings.self, from: contents)
+        } catch {
+            throw ConfigError(file, "not Baton settings (handoff: true or false, notifications: \"on\" or \"quiet\", blocked-devices and blocked-apps: lists of ids): \(error)")
+        }
+    }
+
+    /// Applies `change` and saves; returns whether anything changed. When the file cannot be
+    /// saved, nothing changes.
+    @discardableResult
+    func update(_ change: (inout HandoffSettings) -> Void) throws -> Bool {
+        var next = settings
+        change(&next)
+        guard next != settings else { return false }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        do {
+            try PrivateFiles.write(try encoder.encode(next), to: file)
+        } catch {
+            throw ConfigError(file, "cannot be saved: \(error)")
+        }
+        settings = next
+        return true
+    }
+}
