@@ -72,6 +72,9 @@ let status: Int32 = MainActor.assumeIsolated {
         return 1
     }
     let discovery = AvahiDiscovery(logger: logger)
+    daemon.discoveryStatus = {
+        options.noDiscovery ? (true, "off (--no-discovery): only static peers (--peer) are dialed") : discovery.status
+    }
     let loop = g_main_loop_new(nil, 0)
     var exitStatus: Int32 = 0
     /// Listens, dials and announces this device: only once this batond is the service, so

@@ -104,8 +104,8 @@ public final class ServiceSession {
     /// - Parameter namespace: a network namespace to run it in (`ip netns exec`), with
     ///   DNS-SD on and `environment` added (such as that namespace's system bus).
     public func startBatond(_ arguments: [String] = [], name: String = "batond", namespace: String? = nil,
-                            environment extra: [String: String] = [:]) throws -> ChildProcess {
-        var network = namespace == nil ? ["--no-discovery"] : []
+                            discovery: Bool = false, environment extra: [String: String] = [:]) throws -> ChildProcess {
+        var network = namespace == nil && !discovery ? ["--no-discovery"] : []
         if !arguments.contains("--listen") { network += ["--listen", namespace == nil ? "127.0.0.1:0" : "0.0.0.0:0"] }
         let batondArguments = ["--state-dir", root.appendingPathComponent("state/baton").path, "--log-level", "debug"]
             + network + arguments

@@ -20,6 +20,8 @@ final class AvahiDiscovery {
     private var configuration: Configuration?
     private var session: Session?
     private var notedMissing = false
+    /// Where discovery stands, for `baton doctor`: whether it works, and a line saying so.
+    private(set) var status: (ok: Bool, detail: String) = (false, "not started")
 
     init(logger: Logger) {
         self.logger = logger
@@ -62,6 +64,7 @@ final class AvahiDiscovery {
     // MARK: avahi-daemon comes and goes
 
     private func noteMissing() {
+        status = (false, "no avahi-daemon on the system bus: other devices on this network do not find this one")
         guard !notedMissing else { return }
         notedMissing = true
         logger.notice("no avahi-daemon: discovery through DNS-SD is off; static peers still work")
@@ -71,6 +74,7 @@ final class AvahiDiscovery {
         guard let connection, configuration != nil else { return }
         endSession(freeObjects: true, reportLost: true)
         notedMissing = false
+        status = (false, "avahi-daemon is there; this device is not announced yet")
         let session = Session(owner: owner)
         self.session = session
         // Subscribed before the browser exists, so no early ItemNew is missed; avahi sends a
@@ -231,10 +235,13 @@ final class AvahiDiscovery {
         guard let state = arguments.at(0)?.integer, let configuration else { return }
         switch state {
         case Avahi.entryGroupEstablished:
+            status = (true, "announced as \(configuration.deviceID) (\(Self.serviceType), port \(configuration.port))")
             logger.info("announced as \(configuration.deviceID) (\(Self.serviceType), port \(configuration.port))")
         case Avahi.entryGroupCollision:
+            status = (false, "another device announces this device's id \(configuration.deviceID); this one is not announced")
             logger.notice("another device announces \(configuration.deviceID); this one is not announced")
         case Avahi.entryGroupFailure:
+            status = (false, "avahi-daemon could not announce this device: \(arguments.at(1)?.string ?? "unknown error")")
             logger.notice("announcing \(Self.serviceType) failed: \(arguments.at(1)?.string ?? "unknown error")")
         default:
             break

@@ -24,6 +24,8 @@ final class Daemon {
     var latestOffers: [String: String] = [:]
     /// What the person decided (Handoff on or off, quiet, blocked devices and apps).
     let settingsStore: SettingsStore
+    /// Where DNS-SD discovery stands, for `Diagnose`.
+    var discoveryStatus: () -> (ok: Bool, detail: String) = { (false, "not started") }
 
     init(connection: BusConnection, network: PeerNetwork, settings: SettingsStore, timeouts: Timeouts, logger: Logger) {
         settingsStore = settings
@@ -149,6 +151,8 @@ final class Daemon {
                 call.reply()
             case "GetSettings", "SetHandoff", "SetNotifications", "SetDeviceBlocked", "SetAppBlocked":
                 try handleSettings(call)
+            case "Diagnose":
+                answer(call) { [.dictionaries(await self.diagnosis().map(\.record))] }
             default:
                 call.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.method)")
             }

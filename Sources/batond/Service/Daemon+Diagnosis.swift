@@ -1,0 +1,132 @@
+import BatonBus
+import BatonGLib
+import CGLib
+import Foundation
+
+/// One thing `baton doctor` checks: what it found and, when something is wrong, one line of
+/// what to do.
+struct DiagnosticCheck: Sendable {
+    let check: String
+    let ok: Bool
+    let detail: String
+    let fix: String
+
+    static func pass(_ check: String, _ detail: String) -> DiagnosticCheck {
+        DiagnosticCheck(check: check, ok: true, detail: detail, fix: "")
+    }
+
+    static func fail(_ check: String, _ detail: String, fix: String) -> DiagnosticCheck {
+        DiagnosticCheck(check: check, ok: false, detail: detail, fix: fix)
+    }
+
+    var record: [String: BusValue] {
+        ["check": .string(check), "ok": .bool(ok), "detail": .string(detail), "fix": .string(fix)]
+    }
+}
+
+/// `Diagnose`: what batond can tell of what is wrong. The checks outside batond (is it
+/// running, its service file, does it start with the session) are `baton doctor`'s own.
+extension Daemon {
+    func diagnosis() async -> [DiagnosticCheck] {
+        var checks: [DiagnosticCheck] = []
+        let discovery = discoveryStatus()
+        checks.append(discovery.ok ? .pass("discovery", discovery.detail)
+            : .fail("discovery", discovery.detail,
+                    fix: "install and start avahi-daemon (sudo apt install avahi-daemon), or name other devices with batond --peer HOST:PORT"))
+        if let listener = network.listener {
+            checks.append(.pass("listening", "listening on \(listener.address)"))
+        } else {
+            checks.append(.fail("listening", "not listening: other devices cannot reach this one",
+                                fix: "see batond's log (journalctl --user -u batond); choose a free address with --listen HOST:PORT or in batond.conf"))
+        }
+        checks += pairedDeviceChecks
+        checks.append(await notificationCheck())
+        checks += InstalledApps.entryChecks()
+        checks += registeredAppChecks
+        checks.append(settingsCheck)
+        return checks
+    }
+
+    private var pairedDeviceChecks: [DiagnosticCheck] {
+        let paired = network.paired.devices.values.sorted { $0.name < $1.name }
+        guard !paired.isEmpty else {
+            return [.fail("paired devices", "no paired device: there is nothing to hand off to",
+                          fix: "pair with another device: baton devices, then baton pair DEVICE")]
+        }
+        return paired.map { device in
+            let check = "device \(device.name)"
+            if network.devices[device.id]?.link != nil {
+                return .pass(check, "paired and linked (\(PeerNetwork.shortID(device.id)))")
+            }
+            let seen = device.address.map { "last linked at \($0)" } ?? "never linked"
+            return .fail(check, "paired but not linked (\(seen)): its offers do not arrive and it cannot continue this device's",
+                         fix: "turn \(device.name) on and start batond there; on another network, add it with batond --peer HOST:PORT; or baton unpair \(device.name)")
+        }
+    }
+
+    private func notificationCheck() async -> DiagnosticCheck {
+        let reply = try? await connection.call("org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                               interface: "org.freedesktop.DBus", method: "NameHasOwner",
+                                               arguments: [.string("org.freedesktop.Notifications")], timeout: 5)
+        if reply?.first?.bool == true {
+            return .pass("notifications", "a notification server runs (org.freedesktop.Notifications)")
+        }
+        return .fail("notifications", "no notification server: offers are listed (baton activities) but never shown",
+                     fix: "run a desktop session that has one (GNOME Shell, Plasma), or a notification daemon such as mako or dunst")
+    }
+
+    private var registeredAppChecks: [DiagnosticCheck] {
+        registry.apps.values.sorted { $0.appID < $1.appID }.map { app in
+            let check = "app \(app.appID)"
+            if app.verification == "verified" {
+                return .pass(check, "running (pid \(app.pid)), verified for what it registered")
+            }
+            return .fail(check, "running (pid \(app.pid)) but \(app.verification): it receives no other device's activities",
+                         fix: "install \(app.appID).desktop naming the program it runs, with X-Baton-TeamID=\(app.teamID) and X-Baton-ActivityTypes=\(app.activityTypes.sorted().joined(separator: ";"));")
+        }
+    }
+
+    private var settingsCheck: DiagnosticCheck {
+        let settings = settingsStore.settings
+        var detail = "Handoff is \(settings.handoff ? "on" : "off"), notifications \(settings.notifications.rawValue)"
+        if !settings.blockedDevices.isEmpty { detail += ", \(settings.blockedDevices.count) devices blocked" }
+        if !settings.blockedApps.isEmpty { detail += ", apps blocked: \(settings.blockedApps.sorted().joined(separator: ", "))" }
+        return settings.handoff ? .pass("settings", detail)
+            : .fail("settings", detail + ": nothing is offered, and other devices' offers are hidden",
+                    fix: "baton settings handoff on")
+    }
+}
+
+extension InstalledApps {
+    /// A check for each desktop entry that declares Baton claims: one the desktop cannot use
+    /// (its program is missing, say) or whose claims are invalid fails.
+    static func entryChecks() -> [DiagnosticCheck] {
+        var seen = Set<String>()
+        var checks: [DiagnosticCheck] = []
+        for folder in applicationFolders {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
+            for name in names.sorted() where name.hasSuffix(".desktop") {
+                guard seen.insert(name).inserted else { continue }
+                let file = folder.appendingPathComponent(name)
+                // Entries without claims are not Baton's; a Hidden=true one is uninstalled.
+                guard let keys = KeyFile(path: file.path), keys.bool("Desktop Entry", "Hidden") != true,
+                      keys.string("Desktop Entry", teamIDKey) != nil || keys.string("Desktop Entry", activityTypesKey) != nil
+                else { continue }
+                let check = "entry \(name)"
+                guard let app = read(file) else {
+                    let info = g_desktop_app_info_new_from_filename(file.path)
+                    if let info { g_object_unref(UnsafeMutableRawPointer(info)) }
+                    let loads = info != nil
+                    let problem = loads
+                        ? "its X-Baton-TeamID and X-Baton-ActivityTypes are not a team and a list of valid activity types"
+                        : "desktops cannot use it (its Exec= or TryExec= program is not installed, or it is not a valid entry)"
+                    checks.append(.fail(check, "\(file.path): \(problem)",
+                                        fix: "fix or remove \(file.path); desktop-file-validate says what is wrong"))
+                    continue
+                }
+                checks.append(.pass(check, "\(app.appID) continues \(app.activityTypes.sorted().joined(separator: ", ")) for team \(app.teamID)"))
+            }
+        }
+        return checks
+    }
+}
