@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "baton", targets: ["baton"]),
         .executable(name: "BatonCoreDemo", targets: ["BatonCoreDemo"]),
         .executable(name: "MailComposer", targets: ["MailComposer"]),
+        .executable(name: "baton-app", targets: ["BatonApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -82,7 +83,6 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CAdwaita",
-            path: "Examples/CAdwaita",
             pkgConfig: "libadwaita-1",
             providers: [.apt(["libadwaita-1-dev"])]
         ),
@@ -95,6 +95,14 @@ let package = Package(
             ],
             path: "Examples/MailComposer",
             resources: [.copy("Resources")]
+        ),
+        .executableTarget(
+            name: "BatonApp",
+            dependencies: [
+                "Baton", "BatonBus", "BatonGLib", "BatonGtk", "CGtk", "CAdwaita",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonTesting"]),
         .testTarget(name: "BatonGtkTests", dependencies: ["Baton", "BatonGtk", "BatonTesting", "CGtk"]),

@@ -127,8 +127,8 @@ final class ComposeWindow: MailWindow, UserActivityDelegate {
         let subject = Widgets.text(of: subjectEntry)
         let shown = subject.isEmpty ? "New Message" : subject
         let to = Widgets.text(of: toEntry)
-        adw_window_title_set_title(mail_adw_window_title(windowTitle), shown)
-        adw_window_title_set_subtitle(mail_adw_window_title(windowTitle), to.isEmpty ? "" : "To \(to)")
+        adw_window_title_set_title(baton_adw_window_title(windowTitle), shown)
+        adw_window_title_set_subtitle(baton_adw_window_title(windowTitle), to.isEmpty ? "" : "To \(to)")
         title = shown
         userActivity?.title = "Draft: \(subject.isEmpty ? "No Subject" : subject)"
     }
@@ -162,7 +162,7 @@ final class ComposeWindow: MailWindow, UserActivityDelegate {
         let dialog = adw_message_dialog_new(gtkWindow, "Discard Draft?",
                                             subject.isEmpty ? "This message has not been sent and will be lost."
                                                 : "“\(subject)” has not been sent and will be lost.")!
-        let question = mail_adw_message_dialog(dialog)
+        let question = baton_adw_message_dialog(dialog)
         adw_message_dialog_add_response(question, "cancel", "_Keep Editing")
         adw_message_dialog_add_response(question, "discard", "_Discard")
         adw_message_dialog_set_response_appearance(question, "discard", ADW_RESPONSE_DESTRUCTIVE)

@@ -84,7 +84,7 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
     /// The About window (`AdwAboutWindow`), over the active window.
     private func showAbout() {
         let about = adw_about_window_new()!
-        let window = mail_adw_about_window(about)
+        let window = baton_adw_about_window(about)
         adw_about_window_set_application_name(window, "Mail Composer")
         adw_about_window_set_application_icon(window, Self.applicationID)
         adw_about_window_set_version(window, Self.version)

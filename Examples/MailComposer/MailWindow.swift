@@ -22,8 +22,8 @@ class MailWindow: ApplicationWindow {
         gtk_window_set_default_size(gtkWindow, width, height)
         Widgets.append(headerBar, to: layout)
         Widgets.append(banner.widget, to: layout)
-        adw_toast_overlay_set_child(mail_adw_toast_overlay(toastOverlay), layout)
-        adw_application_window_set_content(mail_adw_application_window(window), toastOverlay)
+        adw_toast_overlay_set_child(baton_adw_toast_overlay(toastOverlay), layout)
+        adw_application_window_set_content(baton_adw_application_window(window), toastOverlay)
         if let shortcuts = ShortcutsWindow.make() {
             gtk_application_window_set_help_overlay(window.cast(to: GtkApplicationWindow.self), shortcuts)
         }
@@ -40,18 +40,18 @@ class MailWindow: ApplicationWindow {
         // libadwaita 1.2 reads a toast's title as Pango markup: the text is escaped.
         guard let escaped = g_markup_escape_text(text, -1) else { return }
         defer { g_free(escaped) }
-        adw_toast_overlay_add_toast(mail_adw_toast_overlay(toastOverlay), adw_toast_new(escaped))
+        adw_toast_overlay_add_toast(baton_adw_toast_overlay(toastOverlay), adw_toast_new(escaped))
     }
 
     func packStart(_ widget: Widgets.Widget) {
-        adw_header_bar_pack_start(mail_adw_header_bar(headerBar), widget)
+        adw_header_bar_pack_start(baton_adw_header_bar(headerBar), widget)
     }
 
     func packEnd(_ widget: Widgets.Widget) {
-        adw_header_bar_pack_end(mail_adw_header_bar(headerBar), widget)
+        adw_header_bar_pack_end(baton_adw_header_bar(headerBar), widget)
     }
 
     func setTitleWidget(_ widget: Widgets.Widget) {
-        adw_header_bar_set_title_widget(mail_adw_header_bar(headerBar), widget)
+        adw_header_bar_set_title_widget(baton_adw_header_bar(headerBar), widget)
     }
 }

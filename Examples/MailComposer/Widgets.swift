@@ -78,9 +78,9 @@ enum Widgets {
     /// An `AdwStatusPage`: an icon, a title and a line of description, for an empty place.
     static func statusPage(icon: String, title: String, description: String) -> Widget {
         let page = adw_status_page_new()!
-        adw_status_page_set_icon_name(mail_adw_status_page(page), icon)
-        adw_status_page_set_title(mail_adw_status_page(page), title)
-        adw_status_page_set_description(mail_adw_status_page(page), description)
+        adw_status_page_set_icon_name(baton_adw_status_page(page), icon)
+        adw_status_page_set_title(baton_adw_status_page(page), title)
+        adw_status_page_set_description(baton_adw_status_page(page), description)
         addClasses(["compact"], to: page)
         return page
     }

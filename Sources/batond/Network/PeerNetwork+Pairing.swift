@@ -202,6 +202,17 @@ extension PeerNetwork {
         _ = completeIfConfirmed(deviceID)
     }
 
+    /// Cancels the pairing under way with `device` (a name, an id or the start of an id): the
+    /// person said no, or the codes differ. Both devices end it.
+    func cancelPairing(_ device: String) throws {
+        let deviceID = try resolve(device)
+        guard devices[deviceID]?.pairing != nil else {
+            throw ServiceError.pairing("no pairing with \(deviceName(deviceID)) is under way")
+        }
+        logger.info("the pairing with \(deviceName(deviceID)) was cancelled here")
+        endPairing(deviceID, sending: "cancelled on the other device", because: "cancelled")
+    }
+
     /// Ends the pairing with `deviceID`: waiting calls fail with `reason`, and the other
     /// device is told `cancel` when given.
     func endPairing(_ deviceID: String, sending cancel: String?, because reason: String) {

@@ -56,15 +56,27 @@ extension Daemon {
             if let active = app.lastActiveAt { record["last-active"] = .double(active.timeIntervalSince1970) }
             return record
         }
-        for installed in InstalledApps.all() {
-            records.append([
+        let installedApps = InstalledApps.all()
+        for installed in installedApps {
+            var record: [String: BusValue] = [
                 "app-id": .string(installed.appID), "team-id": .string(installed.teamID),
                 "activity-types": .strings(installed.activityTypes.sorted()), "running": .bool(false),
                 "desktop-entry": .string(installed.desktopFile),
                 "dbus-activatable": .bool(installed.isDBusActivatable),
-            ])
+            ]
+            if let icon = installed.icon { record["icon"] = .string(icon) }
+            if let name = installed.name { record["name"] = .string(name) }
+            records.append(record)
         }
-        return records
+        // A running app's icon and name are its entry's.
+        let entries = Dictionary(installedApps.map { ($0.appID, $0) }, uniquingKeysWith: { first, _ in first })
+        return records.map { record in
+            guard record["running"]?.bool == true, let entry = record["app-id"]?.string.flatMap({ entries[$0] }) else { return record }
+            var record = record
+            if let icon = entry.icon { record["icon"] = .string(icon) }
+            if let name = entry.name { record["name"] = .string(name) }
+            return record
+        }
     }
 
     private static func record(_ app: RegisteredApp, _ published: PublishedActivity) -> [String: BusValue] {

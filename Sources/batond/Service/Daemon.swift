@@ -149,6 +149,9 @@ final class Daemon {
             case "Unpair":
                 try network.unpair(arguments.at(0)?.string ?? "")
                 call.reply()
+            case "CancelPair":
+                try network.cancelPairing(arguments.at(0)?.string ?? "")
+                call.reply()
             case "GetSettings", "SetHandoff", "SetNotifications", "SetDeviceBlocked", "SetAppBlocked":
                 try handleSettings(call)
             case "Diagnose":

@@ -15,6 +15,8 @@ struct InstalledApp: ActivityClaimant, Sendable {
     /// The entry's `Icon=`: a theme icon name, or a file as a `file://` URI; `nil` when it
     /// names none, or nothing a notification could show.
     var icon: String? = nil
+    /// The entry's `Name=` in the person's language.
+    var name: String? = nil
 
     func claims(_ activityType: String) -> Bool { activityTypes.contains(activityType) }
 }
@@ -61,10 +63,12 @@ enum InstalledApps {
         defer { g_object_unref(UnsafeMutableRawPointer(info)) }
         guard let claims = DeclaredClaims(teamID: string(info, teamIDKey), activityTypes: string(info, activityTypesKey))
         else { return nil }
+        let displayName: UnsafePointer<CChar>? = g_app_info_get_display_name(info)
         return InstalledApp(appID: String(file.deletingPathExtension().lastPathComponent), teamID: claims.teamID,
                             activityTypes: claims.activityTypes, desktopFile: file.path,
                             isDBusActivatable: g_desktop_app_info_get_boolean(info, "DBusActivatable") != 0,
-                            icon: notificationIcon(string(info, "Icon")))
+                            icon: notificationIcon(string(info, "Icon")),
+                            name: displayName.map { String(cString: $0) })
     }
 
     /// `icon`, an entry's `Icon=`, as a notification's `app_icon`: an icon name as it is, an

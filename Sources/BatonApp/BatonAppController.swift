@@ -1,0 +1,165 @@
+import BatonBus
+import BatonGLib
+import BatonGtk
+import CAdwaita
+import CGtk
+import Foundation
+
+/// The Baton app: one window over the service's records, rebuilt when batond says they
+/// changed, and the pairing dialogs, opened by Pair here or by a request from another device.
+@MainActor
+final class BatonAppController {
+    static let applicationID = "org.baton.Baton"
+
+    let application: BatonApplication
+    private var service: ServiceClient?
+    private var window: MainWindow?
+    private var pages: Pages?
+    private var dialogs: [String: PairingDialog] = [:]
+    /// Devices whose pairing dialog the person closed: not opened again for the same pairing.
+    private var answered = Set<String>()
+    private let initialPage: String?
+    /// Devices paired when the records were last read, to tell the person when one becomes so.
+    private var paired: Set<String>?
+
+    init(initialPage: String?) {
+        self.initialPage = initialPage
+        application = BatonApplication(wrapping: baton_application(adw_application_new(Self.applicationID,
+                                                                                        BatonApplication.defaultFlags)))
+        application.onActivate = { [weak self] in self?.activate() }
+        application.onStartup = { [weak self] in self?.startUp() }
+    }
+
+    private func startUp() {
+        gtk_window_set_default_icon_name("org.baton.Daemon")
+        for (index, page) in MainWindow.pages.enumerated() {
+            application.addAction("page-\(page.name)", accelerators: ["<Alt>\(index + 1)"]) { [weak self] in
+                self?.window?.show(page: page.name)
+                self?.focusFirstAction()
+            }
+        }
+        application.addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }
+        application.setAccelerators(["<Control>w"], for: "app.quit")
+    }
+
+    private func activate() {
+        if let window {
+            window.present()
+            return
+        }
+        let window = MainWindow(application: application)
+        self.window = window
+        do {
+            let service = try ServiceClient()
+            service.onChange = { [weak self] in self?.serviceChanged() }
+            self.service = service
+            pages = Pages(service: service, controller: self)
+        } catch {
+            window.showToast("No D-Bus session bus: \(error)")
+        }
+        if let initialPage { window.show(page: initialPage) }
+        window.present()
+    }
+
+    private func serviceChanged() {
+        guard let window, var pages else { return }
+        pages.build(into: window)
+        self.pages = pages
+        focusFirstAction()
+        followPairings()
+    }
+
+    /// Gives the visible page's first action (Pair, Continue) the keyboard focus.
+    private func focusFirstAction() {
+        guard let window, let page = window.visiblePage, let button = pages?.firstAction[page] else { return }
+        gtk_widget_grab_focus(button)
+    }
+
+    /// Opens the dialog of a pairing another device asked for, and closes those that ended.
+    private func followPairings() {
+        guard let service else { return }
+        let pairing = Dictionary(service.devices.compactMap { record -> (String, [String: BusValue])? in
+            guard let id = record["id"]?.string, record["pairing-code"]?.string != nil else { return nil }
+            return (id, record)
+        }, uniquingKeysWith: { first, _ in first })
+        for (id, dialog) in dialogs where pairing[id] == nil {
+            dialog.dismiss()
+            dialogs[id] = nil
+        }
+        answered = answered.filter { pairing[$0] != nil }
+        let nowPaired = Set(service.devices.filter { $0["paired"]?.bool == true }.compactMap { $0["id"]?.string })
+        if let before = paired {
+            for id in nowPaired.subtracting(before) {
+                let name = service.devices.first { $0["id"]?.string == id }?["name"]?.string ?? id
+                window?.showToast("Paired with “\(name)”")
+            }
+        }
+        paired = nowPaired
+        for (id, record) in pairing where dialogs[id] == nil && !answered.contains(id) && record["confirmed-here"]?.bool != true {
+            openDialog(id, name: record["name"]?.string ?? id, code: record["pairing-code"]?.string ?? "")
+        }
+    }
+
+    private func openDialog(_ id: String, name: String, code: String) {
+        dialogs[id] = PairingDialog(parent: window?.gtkWindow, deviceID: id, deviceName: name, code: code) { [weak self] typed in
+            guard let self else { return }
+            dialogs[id] = nil
+            answered.insert(id)
+            if let typed { confirm(id, name: name, code: typed) } else { cancel(id) }
+        }
+    }
+
+    // MARK: What the pages ask
+
+    func pair(_ id: String, name: String) {
+        if let record = service?.devices.first(where: { $0["id"]?.string == id }), let code = record["pairing-code"]?.string {
+            answered.remove(id)
+            if dialogs[id] == nil { openDialog(id, name: name, code: code) }
+            return
+        }
+        run("Pair", [.string(id)]) { [weak self] reply in
+            guard let self, let code = reply.at(1)?.string else { return }
+            answered.remove(id)
+            // The service's DevicesChanged may have opened it already.
+            if dialogs[id] == nil { openDialog(id, name: name, code: code) }
+        }
+    }
+
+    private func confirm(_ id: String, name: String, code: String) {
+        run("ConfirmPair", [.string(id), .string(code)]) { [weak self] reply in
+            // Once paired, following the records says so.
+            if reply.at(0)?.bool != true { self?.window?.showToast("Confirmed here; waiting for “\(name)” to confirm") }
+        }
+    }
+
+    private func cancel(_ id: String) {
+        run("CancelPair", [.string(id)]) { _ in }
+    }
+
+    func unpair(_ id: String, name: String) {
+        run("Unpair", [.string(id)]) { [weak self] _ in self?.window?.showToast("Unpaired “\(name)”") }
+    }
+
+    func continueOffer(_ id: String) {
+        run("Continue", [.string(id)], timeout: 120) { _ in }
+    }
+
+    func setHandoff(_ on: Bool) { run("SetHandoff", [.bool(on)]) { _ in } }
+    func setQuiet(_ quiet: Bool) { run("SetNotifications", [.string(quiet ? "quiet" : "on")]) { _ in } }
+    func setBlocked(device id: String, _ blocked: Bool) { run("SetDeviceBlocked", [.string(id), .bool(blocked)]) { _ in } }
+    func setBlocked(app appID: String, _ blocked: Bool) { run("SetAppBlocked", [.string(appID), .bool(blocked)]) { _ in } }
+
+    /// Calls batond; a refusal is shown in a toast, and the pages are read again.
+    private func run(_ method: String, _ arguments: [BusValue], timeout: Double = 25,
+                     then body: @escaping @MainActor ([BusValue]) -> Void) {
+        guard let service else { return }
+        Task { @MainActor in
+            do {
+                body(try await service.perform(method, arguments, timeout: timeout))
+            } catch {
+                window?.showToast("\(error)")
+            }
+            service.refresh()
+        }
+    }
+}

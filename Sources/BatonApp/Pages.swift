@@ -1,0 +1,144 @@
+import BatonGLib
+import BatonGtk
+import CAdwaita
+import CGtk
+
+/// What each page shows, built from the service's records; the actions call back into
+/// ``BatonAppController``.
+@MainActor
+struct Pages {
+    let service: ServiceClient
+    let controller: BatonAppController
+
+    /// The first button a person would press on a page (Pair, Continue), to give it focus.
+    private(set) var firstAction: [String: Rows.Widget] = [:]
+
+    mutating func build(into window: MainWindow) {
+        firstAction = [:]
+        guard service.isRunning, service.problem == nil else {
+            for page in MainWindow.pages { window.set(notRunning(), for: page.name) }
+            return
+        }
+        window.set(thisDevice(), for: "device")
+        window.set(devices(), for: "devices")
+        window.set(offers(), for: "offers")
+        window.set(apps(), for: "apps")
+        window.set(doctor(), for: "doctor")
+    }
+
+    private func notRunning() -> Rows.Widget {
+        let page = adw_status_page_new()!
+        adw_status_page_set_icon_name(baton_adw_status_page(page), "dialog-warning-symbolic")
+        adw_status_page_set_title(baton_adw_status_page(page), "The Baton Service Is Not Running")
+        adw_status_page_set_description(baton_adw_status_page(page), Rows.escaped(
+            (service.problem ?? "") + " Start it with “systemctl --user start batond”, or run “baton doctor” to see why."))
+        return page
+    }
+
+    private func thisDevice() -> Rows.Widget {
+        let page = Rows.page()
+        let device = Rows.group("This Device", in: page)
+        Rows.row("Name", subtitle: service.status["device-name"]?.string ?? "", in: device)
+        Rows.row("Device ID", subtitle: service.status["device-id"]?.string ?? "", in: device)
+        Rows.row("Listening On", subtitle: service.status["listen"]?.string ?? "Not listening", in: device)
+        let handoff = Rows.group("Handoff", in: page)
+        let on = service.settings["handoff"]?.bool ?? true
+        let handoffRow = Rows.row("Handoff", subtitle: "Offer what you do here to your other devices, and list theirs",
+                                  in: handoff)
+        Rows.suffix(Rows.toggle(on) { [controller] value in controller.setHandoff(value) }, to: handoffRow)
+        let quiet = service.settings["notifications"]?.string == "quiet"
+        let quietRow = Rows.row("Quiet", subtitle: "List offers from other devices without notifications", in: handoff)
+        Rows.suffix(Rows.toggle(quiet) { [controller] value in controller.setQuiet(value) }, to: quietRow)
+        return page
+    }
+
+    private mutating func devices() -> Rows.Widget {
+        let page = Rows.page()
+        let paired = service.devices.filter { $0["paired"]?.bool == true }
+        let others = service.devices.filter { $0["paired"]?.bool != true }
+        let blocked = Set(service.settings["blocked-devices"]?.strings ?? [])
+        let pairedGroup = Rows.group("Paired Devices", description: paired.isEmpty ? "No paired devices yet." : nil, in: page)
+        for record in paired {
+            let id = record["id"]?.string ?? ""
+            let name = record["name"]?.string ?? id
+            let connected = record["connected"]?.bool == true
+            let row = Rows.row(name, subtitle: (connected ? "Connected" : "Offline") + (blocked.contains(id) ? " · Blocked" : ""),
+                               icon: "computer-symbolic", in: pairedGroup)
+            Rows.suffix(Rows.button(blocked.contains(id) ? "_Allow" : "_Block", classes: ["flat"]) { [controller] in
+                controller.setBlocked(device: id, !blocked.contains(id))
+            }, to: row)
+            Rows.suffix(Rows.button("_Unpair", classes: ["destructive-action"]) { [controller] in
+                controller.unpair(id, name: name)
+            }, to: row)
+        }
+        let reach = Rows.group("Devices in Reach",
+                               description: others.isEmpty ? "Other devices running Baton on this network appear here." : nil,
+                               in: page)
+        for record in others {
+            let id = record["id"]?.string ?? ""
+            let name = record["name"]?.string ?? id
+            let pairing = record["pairing-code"]?.string != nil
+            let row = Rows.row(name, subtitle: pairing ? "Pairing…" : (record["address"]?.string ?? ""),
+                               icon: "computer-symbolic", in: reach)
+            let button = Rows.button(pairing ? "_Enter Code" : "_Pair", classes: ["suggested-action"]) { [controller] in
+                controller.pair(id, name: name)
+            }
+            Rows.suffix(button, to: row)
+            if firstAction["devices"] == nil { firstAction["devices"] = button }
+        }
+        return page
+    }
+
+    private mutating func offers() -> Rows.Widget {
+        let page = Rows.page()
+        let offers = service.activities.filter { $0["origin"]?.string == "offer" }
+        let group = Rows.group("Offers", description: offers.isEmpty
+            ? "What you do on your other devices appears here, to continue on this one." : nil, in: page)
+        for record in offers {
+            let id = record["id"]?.string ?? ""
+            let type = record["type"]?.string ?? ""
+            let claimant = service.apps.first { ($0["activity-types"]?.strings ?? []).contains(type) }
+            let label = claimant == nil && record["webpage-url"]?.string != nil ? "_Open in Browser" : "_Continue"
+            let row = Rows.row(record["title"]?.string ?? type, subtitle: "From \(record["device"]?.string ?? "another device")",
+                               icon: claimant?["icon"]?.string ?? "emblem-shared-symbolic", in: group)
+            let button = Rows.button(label, classes: ["suggested-action"]) { [controller] in controller.continueOffer(id) }
+            Rows.suffix(button, to: row)
+            if firstAction["offers"] == nil { firstAction["offers"] = button }
+        }
+        return page
+    }
+
+    private func apps() -> Rows.Widget {
+        let page = Rows.page()
+        let blocked = Set(service.settings["blocked-apps"]?.strings ?? [])
+        let group = Rows.group("Apps", description: "Apps that continue activities. A blocked app’s activities are never offered.",
+                               in: page)
+        var seen = Set<String>()
+        for record in service.apps {
+            guard let appID = record["app-id"]?.string, seen.insert(appID).inserted else { continue }
+            let state = record["running"]?.bool == true ? "Running" : "Installed"
+            let types = (record["activity-types"]?.strings ?? []).joined(separator: ", ")
+            let row = Rows.row(record["name"]?.string ?? appID, subtitle: "\(appID) · \(state) · \(types)",
+                               icon: record["icon"]?.string ?? "application-x-executable-symbolic", in: group)
+            Rows.suffix(Rows.toggle(!blocked.contains(appID)) { [controller] offered in
+                controller.setBlocked(app: appID, !offered)
+            }, to: row)
+        }
+        return page
+    }
+
+    private func doctor() -> Rows.Widget {
+        let page = Rows.page()
+        let failed = service.diagnosis.filter { $0["ok"]?.bool != true }.count
+        let group = Rows.group("Checks", description: failed == 0 ? "Everything Handoff needs is in place."
+            : "\(failed) of \(service.diagnosis.count) checks failed.", in: page)
+        for record in service.diagnosis {
+            let ok = record["ok"]?.bool == true
+            var subtitle = record["detail"]?.string ?? ""
+            if !ok, let fix = record["fix"]?.string, !fix.isEmpty { subtitle += "\nFix: \(fix)" }
+            Rows.row(record["check"]?.string ?? "", subtitle: subtitle,
+                     icon: ok ? "emblem-ok-symbolic" : "dialog-warning-symbolic", in: group)
+        }
+        return page
+    }
+}

@@ -1,0 +1,100 @@
+import BatonBus
+import BatonGLib
+import Foundation
+import Logging
+
+/// The Baton app's view of batond, through the same D-Bus API as `baton`: what it lists,
+/// kept fresh by batond's signals (no polling), and the calls that change things.
+@MainActor
+final class ServiceClient {
+    /// `GetStatus`, `GetSettings`, `ListDevices`, `ListActivities`, `ListApps` and
+    /// `Diagnose`, as last read.
+    private(set) var status: [String: BusValue] = [:]
+    private(set) var settings: [String: BusValue] = [:]
+    private(set) var devices: [[String: BusValue]] = []
+    private(set) var activities: [[String: BusValue]] = []
+    private(set) var apps: [[String: BusValue]] = []
+    private(set) var diagnosis: [[String: BusValue]] = []
+    /// Whether batond is on the bus.
+    private(set) var isRunning = false
+    /// Why the last read failed, if it did.
+    private(set) var problem: String?
+    /// Called after every refresh.
+    var onChange: () -> Void = {}
+
+    private let connection: BusConnection
+    private let logger = Logger(label: "baton-app")
+    private var refreshing = false
+    private var refreshAgain = false
+
+    init() throws {
+        connection = try BusConnection.session()
+        for member in ["ActivitiesChanged", "DevicesChanged", "SettingsChanged"] {
+            connection.subscribe(sender: BatonService.busName, interface: BatonService.daemonInterface, member: member,
+                                 path: BatonService.daemonPath) { [weak self] _, _ in self?.refresh() }
+        }
+        connection.watchName(BatonService.busName, autoStart: true, appeared: { [weak self] _ in
+            self?.isRunning = true
+            self?.refresh()
+        }, vanished: { [weak self] in
+            guard let self else { return }
+            isRunning = false
+            problem = "The Baton service is not running."
+            onChange()
+        })
+    }
+
+    /// Reads everything again; a refresh asked for while one runs runs once after it.
+    func refresh() {
+        guard !refreshing else {
+            refreshAgain = true
+            return
+        }
+        refreshing = true
+        Task { @MainActor in
+            defer {
+                refreshing = false
+                if refreshAgain {
+                    refreshAgain = false
+                    refresh()
+                }
+            }
+            do {
+                status = try await call("GetStatus").at(0)?.dictionary ?? [:]
+                settings = try await call("GetSettings").at(0)?.dictionary ?? [:]
+                devices = try await call("ListDevices").at(0)?.dictionaries ?? []
+                activities = try await call("ListActivities").at(0)?.dictionaries ?? []
+                apps = try await call("ListApps").at(0)?.dictionaries ?? []
+                diagnosis = try await call("Diagnose").at(0)?.dictionaries ?? []
+                problem = nil
+            } catch {
+                problem = "Could not read from the Baton service: \(Self.message(of: error))"
+            }
+            onChange()
+        }
+    }
+
+    /// Calls `method` of batond; a failure comes back as its message, for the person.
+    func perform(_ method: String, _ arguments: [BusValue] = [], timeout: Double = 25) async throws -> [BusValue] {
+        do {
+            return try await call(method, arguments, timeout: timeout)
+        } catch {
+            throw ServiceFailure(message: Self.message(of: error))
+        }
+    }
+
+    private func call(_ method: String, _ arguments: [BusValue] = [], timeout: Double = 25) async throws -> [BusValue] {
+        try await connection.call(BatonService.busName, path: BatonService.daemonPath, interface: BatonService.daemonInterface,
+                                  method: method, arguments: arguments, autoStart: true, timeout: timeout)
+    }
+
+    private static func message(of error: any Error) -> String {
+        (error as? BusError).map { $0.remoteName == nil ? $0.description : $0.message } ?? "\(error)"
+    }
+}
+
+/// A call batond refused, with its message.
+struct ServiceFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

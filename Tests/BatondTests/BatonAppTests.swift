@@ -1,0 +1,102 @@
+import Foundation
+import ServiceFixtures
+import XCTest
+
+/// The Baton app, driven as a person would with the keyboard under Xvfb: two devices pair
+/// entirely from the app (Pair on one, the request's dialog on the other, each typing the code
+/// the other shows), then an offer is continued from the app's list.
+final class BatonAppTests: XCTestCase {
+    private var devices: DevicePair!
+    private let desktop = X11Desktop()
+
+    override func setUpWithError() throws {
+        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
+        if let missing = TestDesktopKind.x11.missingRequirement { throw XCTSkip(missing) }
+        devices = try DevicePair()
+    }
+
+    override func tearDown() {
+        if testRun?.hasSucceeded == false { devices?.printLogs() }
+        devices?.tearDown()
+    }
+
+    private func screenshot(_ name: String) throws {
+        guard let folder = ProcessInfo.processInfo.environment["BATON_SCREENSHOTS"] else { return }
+        try desktop.screenshot(to: "\(folder)/baton-app-\(name).png")
+    }
+
+    /// The app's window titled `title` (or, with `nil`, its one window not titled "Baton": a dialog).
+    private func window(of app: ChildProcess, titled title: String?) throws -> String {
+        var found: String?
+        XCTAssertTrue(waitUntil(timeout: 10) {
+            found = try self.desktop.windows(pid: app.pid) { title.map($0.elementsEqual) ?? ($0 != "Baton") }.first
+            return found != nil
+        }, "no window \(title ?? "(dialog)") of the app: \(app.log)")
+        return try XCTUnwrap(found)
+    }
+
+    func testTwoDevicesPairFromTheAppAndContinueAnOfferFromTheList() throws {
+        let appA = try devices.a.start(ServiceSession.product("baton-app"), ["--page", "devices"], name: "app-a")
+        let appB = try devices.b.start(ServiceSession.product("baton-app"), ["--page", "devices"], name: "app-b")
+        let windowA = try window(of: appA, titled: "Baton")
+        let windowB = try window(of: appB, titled: "Baton")
+        // Side by side, as two screens would be (there is no window manager to place them).
+        let move = Process()
+        move.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+        move.arguments = ["windowmove", windowB, "640", "0"]
+        try move.run()
+        move.waitUntilExit()
+        Thread.sleep(forTimeInterval: 1)   // the pages are read
+        try screenshot("devices-before-pairing")
+
+        // On B, Pair (the first button of the Devices page has the focus) asks alpha.
+        try desktop.focus(windowB)
+        try desktop.key("Return")
+        var codeShownOnB: String?
+        var codeShownOnA: String?
+        XCTAssertTrue(waitUntil(timeout: 10) {
+            codeShownOnB = try self.devices.device(self.devices.idA, on: self.devices.b)?["pairing-code"] as? String
+            codeShownOnA = try self.devices.device(self.devices.idB, on: self.devices.a)?["pairing-code"] as? String
+            return codeShownOnA != nil && codeShownOnB != nil
+        }, "the pairing began on both devices")
+        // Each app shows a dialog with its code; the person types there the code the other shows.
+        let dialogA = try window(of: appA, titled: nil)
+        let dialogB = try window(of: appB, titled: nil)
+        try screenshot("pairing-dialogs")
+        try desktop.focus(dialogA)
+        try desktop.type(try XCTUnwrap(codeShownOnB))
+        try desktop.key("Return")
+        try desktop.focus(dialogB)
+        try desktop.type(try XCTUnwrap(codeShownOnA))
+        try desktop.key("Return")
+        XCTAssertTrue(waitUntil(timeout: 10) {
+            try self.devices.device(self.devices.idA, on: self.devices.b)?["paired"] as? Bool == true
+                && self.devices.device(self.devices.idB, on: self.devices.a)?["paired"] as? Bool == true
+        }, "paired from the app on both devices")
+        try screenshot("paired")
+
+        // A's note is offered; B continues it from the app's Offers page (Alt+3).
+        try devices.b.installTestAppEntry(id: "org.baton.Target")
+        let target = NoteAppProcess(root: devices.b.root, name: "target")
+        target.child = try devices.b.start(ServiceSession.product("BatonTestApp"),
+                                           ["app", "--app-id", "org.baton.Target", "--text", "idle on beta"],
+                                           name: "target", environment: ["BATON_TRACE": target.traceURL.path])
+        try devices.a.installTestAppEntry(id: "org.baton.TestApp")
+        _ = try devices.a.start(ServiceSession.product("BatonTestApp"), ["app", "--text", "from alpha"], name: "origin")
+        XCTAssertNotNil(devices.b.waitForActivity(titled: "Note: from alpha", timeout: 15), "B lists A's note")
+        Thread.sleep(forTimeInterval: 0.5)
+        try desktop.focus(windowB)
+        try desktop.key("alt+3")
+        Thread.sleep(forTimeInterval: 0.5)
+        try screenshot("offers")
+        try desktop.key("Return")
+        let restored = try XCTUnwrap(target.waitForEvent("restored"), "Continue in the app continued the offer")
+        XCTAssertEqual((restored["userInfo"] as? [String: Any])?["text"] as? String, "from alpha")
+        try desktop.focus(windowA)
+        for (key, page) in [("alt+1", "device"), ("alt+4", "apps"), ("alt+5", "doctor")] {
+            try desktop.key(key)
+            Thread.sleep(forTimeInterval: 0.5)
+            try screenshot(page)
+        }
+    }
+}
