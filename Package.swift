@@ -102,7 +102,8 @@ let package = Package(
                 "Baton", "BatonBus", "BatonGLib", "BatonGtk", "CGtk", "CAdwaita",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: ["Resources"]
         ),
         .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonTesting"]),
         .testTarget(name: "BatonGtkTests", dependencies: ["Baton", "BatonGtk", "BatonTesting", "CGtk"]),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds batond, baton and MailComposer in release mode and installs them for the current
+# Builds batond, baton, the Baton app and MailComposer in release mode and installs them for the current
 # user, so that batond runs with the graphical session:
-#   binaries              $PREFIX/bin (PREFIX is ~/.local by default): batond, baton, MailComposer
+#   binaries              $PREFIX/bin (PREFIX is ~/.local by default): batond, baton, baton-app, MailComposer
+#   the Baton app         $XDG_DATA_HOME/applications/org.baton.Baton.desktop (in the launcher)
 #   D-Bus activation      $XDG_DATA_HOME/dbus-1/services/org.baton.Daemon.service
 #   systemd user unit     $XDG_CONFIG_HOME/systemd/user/batond.service, enabled: linked from
 #                         graphical-session.target.wants/ (`systemctl --user enable` when a user
@@ -36,7 +37,7 @@ cd "$(dirname "$0")/.."
 usage() {
     cat <<'EOF'
 usage: scripts/install-service.sh [--binaries DIR] [--list-files]
-  --binaries DIR  install the batond, baton and MailComposer already built in DIR (such as
+  --binaries DIR  install the batond, baton, baton-app and MailComposer already built in DIR (such as
                   `swift build --show-bin-path`) instead of building them in release mode
   --list-files    print every path the installation makes, one a line, and exit
 EOF
@@ -63,7 +64,7 @@ unitdir="$config/systemd/user"
 wants="$unitdir/graphical-session.target.wants"
 resources=Sources/batond/Resources
 mail_resources=Examples/MailComposer/Resources
-programs=(batond baton MailComposer)
+programs=(batond baton baton-app MailComposer)
 
 # Every path the installation makes (a folder only for MailComposer's resources); the
 # uninstaller removes exactly these.
@@ -77,6 +78,7 @@ installed_files() {
     echo "$config/autostart/org.baton.Daemon.desktop"
     echo "$data/applications/org.baton.Daemon.desktop"
     echo "$data/applications/org.example.MailComposer.desktop"
+    echo "$data/applications/org.baton.Baton.desktop"
     echo "$data/dbus-1/services/org.example.MailComposer.service"
     echo "$data/icons/hicolor/scalable/apps/org.baton.Daemon.svg"
     echo "$data/icons/hicolor/symbolic/apps/org.baton.Daemon-symbolic.svg"
@@ -136,6 +138,7 @@ install_template "$resources/org.baton.Daemon.service" "$data/dbus-1/services/or
 install_template "$resources/batond.service" "$unitdir/batond.service"
 install_template "$resources/org.baton.Daemon-autostart.desktop" "$config/autostart/org.baton.Daemon.desktop"
 install_template "$resources/org.baton.Daemon.desktop" "$data/applications/org.baton.Daemon.desktop"
+install_template Sources/BatonApp/Resources/org.baton.Baton.desktop "$data/applications/org.baton.Baton.desktop"
 install -m 0644 "$resources/org.baton.Daemon.svg" "$data/icons/hicolor/scalable/apps/"
 install -m 0644 "$resources/org.baton.Daemon-symbolic.svg" "$data/icons/hicolor/symbolic/apps/"
 # MailComposer's entry names the bare program on every Exec line (the main group's and each
@@ -150,7 +153,7 @@ install -m 0644 "$mail_resources/icons/hicolor/symbolic/apps/org.example.MailCom
 install -m 0644 "$mail_resources/org.example.MailComposer.metainfo.xml" "$data/metainfo/"
 if command -v desktop-file-validate >/dev/null 2>&1; then
     desktop-file-validate "$data/applications/org.baton.Daemon.desktop" "$config/autostart/org.baton.Daemon.desktop" \
-        "$data/applications/org.example.MailComposer.desktop" \
+        "$data/applications/org.example.MailComposer.desktop" "$data/applications/org.baton.Baton.desktop" \
         || echo "install-service: warning: desktop-file-validate found problems (above)" >&2
 fi
 # The caches desktops read: the MIME handlers (so mailto: links can offer MailComposer; the

@@ -3,7 +3,8 @@
 # Sources/ and Examples/), without building anything:
 #   desktop entries   desktop-file-validate on every *.desktop (@bindir@ replaced by /usr/bin
 #                     in a copy, as the installer does), which must print nothing; the icon
-#                     each names is shipped beside it
+#                     each names is shipped (beside it, or, like the Baton app's, which is
+#                     batond's, by another part the installer installs)
 #   AppStream         appstreamcli validate --no-net on every *.metainfo.xml (no errors, no
 #                     warnings), and validate-tree on the tree it is installed in with its
 #                     folder's desktop entries and icons, so its launchable entry is found
@@ -85,10 +86,10 @@ for entry in "${entries[@]}"; do
     icon=$(key "$entry" Icon)
     if [ -z "$icon" ]; then
         fail "$entry names no Icon="
-    elif [ -n "$(find "$(dirname "$entry")" -type f \( -name "$icon.svg" -o -name "$icon.png" \) | head -n 1)" ]; then
-        pass "$entry: its icon $icon is shipped beside it"
+    elif [ -n "$(find Sources Examples -path '*/Resources/*' -type f \( -name "$icon.svg" -o -name "$icon.png" \) | head -n 1)" ]; then
+        pass "$entry: its icon $icon is shipped"
     else
-        fail "$entry: Icon=$icon, but no $icon.svg or $icon.png is shipped under $(dirname "$entry")"
+        fail "$entry: Icon=$icon, but no $icon.svg or $icon.png is shipped under Sources/*/Resources or Examples/*/Resources"
     fi
 done
 

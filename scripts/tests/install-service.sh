@@ -28,7 +28,7 @@ pass() {
 
 if ! command -v swift >/dev/null 2>&1; then source scripts/setup.sh >/dev/null; fi
 bin=$(swift build --show-bin-path)
-for product in batond baton MailComposer; do
+for product in batond baton baton-app MailComposer; do
     [ -x "$bin/$product" ] || swift build --product "$product"
 done
 # swift-argument-parser's generate-manual tool, which install-service.sh finds beside the
