@@ -2,27 +2,36 @@ import Foundation
 import ServiceFixtures
 import XCTest
 
-/// The Baton app, driven as a person would with the keyboard under Xvfb: two devices pair
-/// entirely from the app (Pair on one, the request's dialog on the other, each typing the code
-/// the other shows), then an offer is continued from the app's list.
-final class BatonAppTests: XCTestCase {
+/// The Baton app, driven as a person would with the keyboard: two devices pair entirely from
+/// the app (Pair on one, the request's dialog on the other, each typing the code the other
+/// shows), then an offer is continued from the app's list. On the test's X display
+/// (`BatonAppTests`, xdotool) and on a headless sway (`BatonAppWaylandTests`, wtype).
+class BatonAppScenarios: XCTestCase {
+    class var desktopKind: TestDesktopKind { .x11 }
+
     private var devices: DevicePair!
-    private let desktop = X11Desktop()
+    private var desktop: (any TestDesktop)!
 
     override func setUpWithError() throws {
         if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
-        if let missing = TestDesktopKind.x11.missingRequirement { throw XCTSkip(missing) }
+        if let missing = Self.desktopKind.missingRequirement { throw XCTSkip(missing) }
+        desktop = try Self.desktopKind.make()
         devices = try DevicePair()
+        // Every app on either device shows its windows on the test's desktop.
+        devices.a.environmentOverrides.merge(desktop.environment) { $1 }
+        devices.b.environmentOverrides.merge(desktop.environment) { $1 }
     }
 
     override func tearDown() {
         if testRun?.hasSucceeded == false { devices?.printLogs() }
         devices?.tearDown()
+        desktop?.stop()
     }
 
     private func screenshot(_ name: String) throws {
         guard let folder = ProcessInfo.processInfo.environment["BATON_SCREENSHOTS"] else { return }
-        try desktop.screenshot(to: "\(folder)/baton-app-\(name).png")
+        let prefix = desktop.kind == "x11" ? "" : "\(desktop.kind)-"
+        try desktop.screenshot(to: "\(folder)/\(prefix)baton-app-\(name).png")
     }
 
     /// The app's window titled `title` (or, with `nil`, its one window not titled "Baton": a dialog).
@@ -35,17 +44,19 @@ final class BatonAppTests: XCTestCase {
         return try XCTUnwrap(found)
     }
 
-    func testTwoDevicesPairFromTheAppAndContinueAnOfferFromTheList() throws {
+    func checkTwoDevicesPairFromTheAppAndContinueAnOfferFromTheList() throws {
         let appA = try devices.a.start(ServiceSession.product("baton-app"), ["--page", "devices"], name: "app-a")
         let appB = try devices.b.start(ServiceSession.product("baton-app"), ["--page", "devices"], name: "app-b")
         let windowA = try window(of: appA, titled: "Baton")
         let windowB = try window(of: appB, titled: "Baton")
-        // Side by side, as two screens would be (there is no window manager to place them).
-        let move = Process()
-        move.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
-        move.arguments = ["windowmove", windowB, "640", "0"]
-        try move.run()
-        move.waitUntilExit()
+        if desktop.kind == "x11" {
+            // Side by side, as two screens would be (Xvfb has no window manager to place them).
+            let move = Process()
+            move.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+            move.arguments = ["windowmove", windowB, "640", "0"]
+            try move.run()
+            move.waitUntilExit()
+        }
         Thread.sleep(forTimeInterval: 1)   // the pages are read
         try screenshot("devices-before-pairing")
 
@@ -98,5 +109,21 @@ final class BatonAppTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.5)
             try screenshot(page)
         }
+    }
+}
+
+/// On the test's X display (xvfb-run), driven with xdotool.
+final class BatonAppTests: BatonAppScenarios {
+    func testTwoDevicesPairFromTheAppAndContinueAnOfferFromTheList() throws {
+        try checkTwoDevicesPairFromTheAppAndContinueAnOfferFromTheList()
+    }
+}
+
+/// On a headless sway, driven with wtype and sway's IPC.
+final class BatonAppWaylandTests: BatonAppScenarios {
+    override class var desktopKind: TestDesktopKind { .wayland }
+
+    func testTwoDevicesPairFromTheAppAndContinueAnOfferFromTheList() throws {
+        try checkTwoDevicesPairFromTheAppAndContinueAnOfferFromTheList()
     }
 }
