@@ -4,6 +4,7 @@ import BatonGtk
 import CAdwaita
 import CGtk
 import Foundation
+import Logging
 
 /// The Baton app: one window over the service's records, rebuilt when batond says they
 /// changed, and the pairing dialogs, opened by Pair here or by a request from another device.
@@ -19,6 +20,7 @@ final class BatonAppController {
     /// Devices whose pairing dialog the person closed: not opened again for the same pairing.
     private var answered = Set<String>()
     private let initialPage: String?
+    private let logger = Logger(label: "baton-app")
     /// Devices paired when the records were last read, to tell the person when one becomes so.
     private var paired: Set<String>?
 
@@ -63,10 +65,15 @@ final class BatonAppController {
 
     private func serviceChanged() {
         guard let window, var pages else { return }
-        pages.build(into: window)
+        let built = pages.build(into: window)
         self.pages = pages
-        focusFirstAction()
+        if let page = window.visiblePage, built.contains(page) { focusFirstAction() }
         followPairings()
+        if let service {
+            let offers = service.activities.filter { $0["origin"]?.string == "offer" }.count
+            let paired = service.devices.filter { $0["paired"]?.bool == true }.count
+            logger.info("showing \(offers) offers, \(paired) paired and \(service.devices.count - paired) other devices")
+        }
     }
 
     /// Gives the visible page's first action (Pair, Continue) the keyboard focus.

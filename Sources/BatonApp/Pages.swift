@@ -12,18 +12,39 @@ struct Pages {
 
     /// The first button a person would press on a page (Pair, Continue), to give it focus.
     private(set) var firstAction: [String: Rows.Widget] = [:]
+    /// What each page was last built from: a page whose records did not change is left as
+    /// it is, so the widget a person is using (a focused button) stays.
+    private var inputs: [String: [BusValue?]] = [:]
 
-    mutating func build(into window: MainWindow) {
-        firstAction = [:]
+    init(service: ServiceClient, controller: BatonAppController) {
+        self.service = service
+        self.controller = controller
+    }
+
+    /// Builds the pages whose records changed; returns their names.
+    mutating func build(into window: MainWindow) -> Set<String> {
         guard service.isRunning, service.problem == nil else {
+            inputs = [:]
+            firstAction = [:]
             for page in MainWindow.pages { window.set(notRunning(), for: page.name) }
-            return
+            return Set(MainWindow.pages.map(\.name))
         }
-        window.set(thisDevice(), for: "device")
-        window.set(devices(), for: "devices")
-        window.set(offers(), for: "offers")
-        window.set(apps(), for: "apps")
-        window.set(doctor(), for: "doctor")
+        let offers = service.activities.filter { $0["origin"]?.string == "offer" }
+        var built = Set<String>()
+        func place(_ name: String, _ input: [BusValue?], _ build: (inout Pages) -> Rows.Widget) {
+            guard inputs[name] != input else { return }
+            inputs[name] = input
+            firstAction[name] = nil
+            window.set(build(&self), for: name)
+            built.insert(name)
+        }
+        place("device", [service.status["device-name"], service.status["device-id"], service.status["listen"],
+                         service.settings["handoff"], service.settings["notifications"]]) { $0.thisDevice() }
+        place("devices", [.dictionaries(service.devices), service.settings["blocked-devices"]]) { $0.devices() }
+        place("offers", [.dictionaries(offers), .dictionaries(service.apps)]) { $0.offers() }
+        place("apps", [.dictionaries(service.apps), service.settings["blocked-apps"]]) { $0.apps() }
+        place("doctor", [.dictionaries(service.diagnosis)]) { $0.doctor() }
+        return built
     }
 
     private func notRunning() -> Rows.Widget {

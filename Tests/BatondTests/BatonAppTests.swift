@@ -57,7 +57,9 @@ class BatonAppScenarios: XCTestCase {
             try move.run()
             move.waitUntilExit()
         }
-        Thread.sleep(forTimeInterval: 1)   // the pages are read
+        // Each app has read its pages (the line it logs after each rebuild).
+        XCTAssertTrue(waitUntil(timeout: 10) { appA.log.contains("1 other devices") && appB.log.contains("1 other devices") },
+                      "the apps list the other device: \(appA.log) \(appB.log)")
         try screenshot("devices-before-pairing")
 
         // On B, Pair (the first button of the Devices page has the focus) asks alpha.
@@ -93,8 +95,13 @@ class BatonAppScenarios: XCTestCase {
                                            ["app", "--app-id", "org.baton.Target", "--text", "idle on beta"],
                                            name: "target", environment: ["BATON_TRACE": target.traceURL.path])
         try devices.a.installTestAppEntry(id: "org.baton.TestApp")
-        _ = try devices.a.start(ServiceSession.product("BatonTestApp"), ["app", "--text", "from alpha"], name: "origin")
+        let origin = try devices.a.start(ServiceSession.product("BatonTestApp"), ["app", "--text", "from alpha"],
+                                         name: "origin")
         XCTAssertNotNil(devices.b.waitForActivity(titled: "Note: from alpha", timeout: 15), "B lists A's note")
+        XCTAssertTrue(waitUntil(timeout: 10) { appB.log.contains("showing 1 offers") }, "B's app shows it: \(appB.log)")
+        // Both note windows are up: one mapped later would take the keyboard focus from B's app.
+        _ = try window(of: origin, titled: "Note")
+        _ = try window(of: target.child, titled: "Note")
         Thread.sleep(forTimeInterval: 0.5)
         try desktop.focus(windowB)
         try desktop.key("alt+3")
