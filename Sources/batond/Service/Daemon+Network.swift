@@ -114,7 +114,6 @@ struct NotifiedOffer: Equatable {
 /// What the network reports: the daemon turns it into offers, notifications and signals, and
 /// answers fetches through the broker, the one route a payload takes out of this device.
 extension Daemon: PeerNetworkDelegate {
-
     func peer(_ device: PeerDevice, offered offers: [PeerOffer]) {
         replaceOffers(of: device.id, named: network.deviceName(device.id), with: offers)
     }
