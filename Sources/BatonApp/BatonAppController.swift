@@ -72,7 +72,9 @@ final class BatonAppController {
         if let service {
             let offers = service.activities.filter { $0["origin"]?.string == "offer" }.count
             let paired = service.devices.filter { $0["paired"]?.bool == true }.count
-            logger.info("showing \(offers) offers, \(paired) paired and \(service.devices.count - paired) other devices")
+            let checks = service.diagnosis.map(DiagnosticCheck.init(record:))
+            let failed = checks.filter { !$0.ok }.map(\.check)
+            logger.info("showing \(offers) offers, \(paired) paired and \(service.devices.count - paired) other devices; \(checks.count) checks, failed: \(failed.isEmpty ? "none" : failed.joined(separator: ", "))")
         }
     }
 
@@ -151,6 +153,7 @@ final class BatonAppController {
         run("Continue", [.string(id)], timeout: 120) { _ in }
     }
 
+    func rename(_ name: String) { run("SetDeviceName", [.string(name)]) { _ in } }
     func setHandoff(_ on: Bool) { run("SetHandoff", [.bool(on)]) { _ in } }
     func setQuiet(_ quiet: Bool) { run("SetNotifications", [.string(quiet ? "quiet" : "on")]) { _ in } }
     func setBlocked(device id: String, _ blocked: Bool) { run("SetDeviceBlocked", [.string(id), .bool(blocked)]) { _ in } }

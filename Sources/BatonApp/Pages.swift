@@ -39,7 +39,9 @@ struct Pages {
             built.insert(name)
         }
         place("device", [service.status["device-name"], service.status["device-id"], service.status["listen"],
-                         service.settings["handoff"], service.settings["notifications"]]) { $0.thisDevice() }
+                         service.settings["handoff"], service.settings["notifications"], service.settings["name-fixed"]]) {
+            $0.thisDevice()
+        }
         place("devices", [.dictionaries(service.devices), service.settings["blocked-devices"]]) { $0.devices() }
         place("offers", [.dictionaries(offers), .dictionaries(service.apps)]) { $0.offers() }
         place("apps", [.dictionaries(service.apps), service.settings["blocked-apps"]]) { $0.apps() }
@@ -59,7 +61,12 @@ struct Pages {
     private func thisDevice() -> Rows.Widget {
         let page = Rows.page()
         let device = Rows.group("This Device", in: page)
-        Rows.row("Name", subtitle: service.status["device-name"]?.string ?? "", in: device)
+        let name = service.status["device-name"]?.string ?? ""
+        if service.settings["name-fixed"]?.bool == true {
+            Rows.row("Name", subtitle: "\(name) (set by batond --name)", in: device)
+        } else {
+            Rows.entry("_Name", text: name, in: device) { [controller] text in controller.rename(text) }
+        }
         Rows.row("Device ID", subtitle: service.status["device-id"]?.string ?? "", in: device)
         Rows.row("Listening On", subtitle: service.status["listen"]?.string ?? "Not listening", in: device)
         let handoff = Rows.group("Handoff", in: page)

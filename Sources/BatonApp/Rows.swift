@@ -36,6 +36,25 @@ enum Rows {
         return row
     }
 
+    /// An `AdwEntryRow` in `group` holding `text`, with an apply button: `apply` runs with
+    /// the text when the person applies it (the button, or Enter). An underscore in `title`
+    /// marks its mnemonic.
+    @discardableResult
+    static func entry(_ title: String, text: String, in group: Widget,
+                      _ apply: @escaping @MainActor (String) -> Void) -> Widget {
+        let row = adw_entry_row_new()!
+        adw_preferences_row_set_use_markup(baton_adw_preferences_row(row), 0)
+        adw_preferences_row_set_title(baton_adw_preferences_row(row), title)
+        adw_preferences_row_set_use_underline(baton_adw_preferences_row(row), 1)
+        gtk_editable_set_text(OpaquePointer(row), text)
+        adw_entry_row_set_show_apply_button(baton_adw_entry_row(row), 1)
+        GObjectSignals.connect(UnsafeMutableRawPointer(row), "apply") {
+            apply(gtk_editable_get_text(OpaquePointer(row)).map { String(cString: $0) } ?? "")
+        }
+        adw_preferences_group_add(baton_adw_preferences_group(group), row)
+        return row
+    }
+
     static func suffix(_ widget: Widget, to row: Widget) {
         gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(baton_adw_action_row(row), widget)

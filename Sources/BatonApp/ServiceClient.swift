@@ -8,7 +8,7 @@ import Logging
 @MainActor
 final class ServiceClient {
     /// `GetStatus`, `GetSettings`, `ListDevices`, `ListActivities`, `ListApps` and
-    /// `Diagnose`, as last read.
+    /// `Diagnose` (after the checks of how batond is installed and started), as last read.
     private(set) var status: [String: BusValue] = [:]
     private(set) var settings: [String: BusValue] = [:]
     private(set) var devices: [[String: BusValue]] = []
@@ -65,7 +65,10 @@ final class ServiceClient {
                 devices = try await call("ListDevices").at(0)?.dictionaries ?? []
                 activities = try await call("ListActivities").at(0)?.dictionaries ?? []
                 apps = try await call("ListApps").at(0)?.dictionaries ?? []
-                diagnosis = try await call("Diagnose").at(0)?.dictionaries ?? []
+                let pid = status["pid"].flatMap { if case .int64(let value) = $0 { value } else { nil } }
+                diagnosis = [ServiceSetupChecks.running(true, pid: pid), ServiceSetupChecks.serviceFile(),
+                             ServiceSetupChecks.sessionStart()].map(\.record)
+                    + (try await call("Diagnose").at(0)?.dictionaries ?? [])
                 problem = nil
             } catch {
                 problem = "Could not read from the Baton service: \(Self.message(of: error))"

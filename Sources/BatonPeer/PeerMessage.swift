@@ -35,13 +35,19 @@ public enum PeerProtocol {
     /// message of a kind the receiver does not know is skipped, not fatal.
     public static let version: UInt32 = 2
     /// What this build announces.
-    public static let capabilities: Set<String> = [PeerCapability.typedPairingCodes]
+    public static let capabilities: Set<String> = [PeerCapability.typedPairingCodes, PeerCapability.renames,
+                                                   PeerCapability.reachBack]
 }
 
 /// Names of what a device can do beyond protocol 1.
 public enum PeerCapability {
     /// Pairing where each device shows its own code and the person types it on the other.
     public static let typedPairingCodes = "pairing-typed-codes"
+    /// ``PeerMessage/renamed(name:)``: a device tells its paired peers its new name.
+    public static let renames = "device-renames"
+    /// ``PeerMessage/reachBack(request:)``: a paired peer asks to be dialed, to learn
+    /// whether its own address can be reached.
+    public static let reachBack = "reach-back"
     /// The most capabilities a hello may list, and the longest name.
     public static let maximumCount = 64
     public static let maximumLength = 64
@@ -93,6 +99,14 @@ public enum PeerMessage: Hashable, Sendable {
     case failure(request: UInt32, UserActivityError)
     /// The receiver's offer `activityID` was continued on the sender.
     case continued(activityID: String)
+    /// The sender's person renamed it: the name other devices show from now on.
+    case renamed(name: String)
+    /// The sender asks the receiver to dial it now, at the address the receiver knows for
+    /// it, and to answer with ``reachBackResult(request:problem:)``.
+    case reachBack(request: UInt32)
+    /// Whether the receiver of a `reachBack` reached the sender: `problem` is empty when it
+    /// did, and says why not otherwise.
+    case reachBackResult(request: UInt32, problem: String)
     case ping
     case pong
     /// A message of a kind this build does not know, from a newer peer: skipped.
@@ -103,12 +117,12 @@ public enum PeerMessage: Hashable, Sendable {
 
     private enum Kind: UInt8 {
         case hello = 1, pairRequest, pairConfirm, pairCancel, unpair, offers, fetch, payload, failure, continued,
-             ping, pong, pairAccept, pairReveal
+             ping, pong, pairAccept, pairReveal, renamed, reachBack, reachBackResult
 
         var isAllowedBeforePairing: Bool {
             switch self {
             case .hello, .pairRequest, .pairAccept, .pairReveal, .pairConfirm, .pairCancel, .unpair, .ping, .pong: true
-            case .offers, .fetch, .payload, .failure, .continued: false
+            case .offers, .fetch, .payload, .failure, .continued, .renamed, .reachBack, .reachBackResult: false
             }
         }
     }
@@ -128,6 +142,9 @@ public enum PeerMessage: Hashable, Sendable {
         case .payload: .payload
         case .failure: .failure
         case .continued: .continued
+        case .renamed: .renamed
+        case .reachBack: .reachBack
+        case .reachBackResult: .reachBackResult
         case .ping: .ping
         case .pong: .pong
         }
@@ -191,6 +208,12 @@ public enum PeerMessage: Hashable, Sendable {
             return ["request": .uint32(request), "error": .dictionary(error.record)]
         case .continued(let activityID):
             return ["id": .string(activityID)]
+        case .renamed(let name):
+            return ["name": .string(name)]
+        case .reachBack(let request):
+            return ["request": .uint32(request)]
+        case .reachBackResult(let request, let problem):
+            return ["request": .uint32(request), "problem": .string(problem)]
         }
     }
 
@@ -253,6 +276,13 @@ public enum PeerMessage: Hashable, Sendable {
             }
             self = .failure(request: try fields.uint32("request"), UserActivityError(record: error))
         case .continued: self = .continued(activityID: try fields.identifier("id"))
+        case .renamed:
+            let name = try fields.text("name", limit: 255)
+            guard !name.isEmpty else { throw PeerProtocolError("renamed message: \"name\" must not be empty") }
+            self = .renamed(name: name)
+        case .reachBack: self = .reachBack(request: try fields.uint32("request"))
+        case .reachBackResult:
+            self = .reachBackResult(request: try fields.uint32("request"), problem: try fields.text("problem", limit: 1024))
         case .ping: self = .ping
         case .pong: self = .pong
         }

@@ -7,22 +7,23 @@ struct SettingsCommand: ParsableCommand {
         discussion: """
             Without arguments, prints the settings. Changes take effect at once and are kept \
             across restarts:
+              baton settings name NAME                 this device's name, as other devices show it
               baton settings handoff on|off            off: nothing is offered, other devices' offers are hidden
               baton settings notifications on|quiet    quiet: offers are listed, never notified
               baton settings device DEVICE block|allow a paired device (name, id or start of an id)
               baton settings app APP-ID block|allow    a blocked app's activities are never offered
             """)
 
-    @Argument(help: ArgumentHelp("handoff, notifications, device or app, then its value.", valueName: "setting"))
+    @Argument(help: ArgumentHelp("name, handoff, notifications, device or app, then its value.", valueName: "setting"))
     var words: [String] = []
 
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard let first = words.first else { return }
-        let expected = ["handoff": 2, "notifications": 2, "device": 3, "app": 3]
+        let expected = ["name": 2, "handoff": 2, "notifications": 2, "device": 3, "app": 3]
         guard let count = expected[first] else {
-            throw ValidationError("unknown setting \(first.debugDescription): handoff, notifications, device or app")
+            throw ValidationError("unknown setting \(first.debugDescription): name, handoff, notifications, device or app")
         }
         guard words.count == count else {
             throw ValidationError(count == 2 ? "baton settings \(first) takes one value" : "baton settings \(first) NAME block|allow")
@@ -36,6 +37,8 @@ struct SettingsCommand: ParsableCommand {
             }
             let settings = try ServiceProxy.call("GetSettings").at(0)?.dictionary ?? [:]
             if output.json { return try JSONOutput.print(settings.mapValues(JSONOutput.object)) }
+            let fixed = settings["name-fixed"]?.bool == true ? " (fixed by batond --name)" : ""
+            print("Name:           \(TerminalText.printable(settings["name"]?.string ?? ""))\(fixed)")
             print("Handoff:        \(settings["handoff"]?.bool == false ? "off" : "on")")
             print("Notifications:  \(settings["notifications"]?.string ?? "on")")
             let devices = settings["blocked-devices"]?.strings ?? []
@@ -50,6 +53,8 @@ struct SettingsCommand: ParsableCommand {
         guard let setting = words.first else { return nil }
         let value = words.last ?? ""
         switch setting {
+        case "name":
+            return ("SetDeviceName", [.string(value)])
         case "handoff":
             guard ["on", "off"].contains(value) else { throw CommandFailure("handoff is on or off, not \(value.debugDescription)") }
             return ("SetHandoff", [.bool(value == "on")])

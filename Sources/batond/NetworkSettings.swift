@@ -3,9 +3,12 @@ import BatonBus
 import CGLib
 import Foundation
 
-/// batond's network settings: the command line over `batond.conf` over defaults.
+/// batond's network settings: the command line over `batond.conf` over defaults; the device
+/// name the person chose (`SetDeviceName`) comes between the command line and the file.
 struct NetworkSettings {
     var name: String
+    /// Whether `--name` gave the name, which then cannot be changed while batond runs.
+    var isNameFixed: Bool
     var host: String
     var port: UInt16
     /// Whether the address was chosen (a taken default port falls back to a free one).
@@ -18,11 +21,12 @@ struct NetworkSettings {
     /// The largest `batond.conf` batond reads.
     static let maximumFileSize = 64 << 10
 
-    /// Merges the options with the config file in `directory`.
+    /// Merges the options with the config file in `directory`; `chosenName` is the name
+    /// the person gave the device, already checked.
     ///
     /// - Throws: ``ConfigError`` naming the file and key for a bad file or value in it;
     ///   `ValidationError` for a bad option, or a host name that cannot be the device name.
-    init(options: BatondOptions, directory: URL) throws {
+    init(options: BatondOptions, directory: URL, chosenName: String? = nil) throws {
         let url = directory.appendingPathComponent(Self.fileName)
         let file = try Self.readFile(url)
         /// Runs `check` on a value from the file, naming the file in its error.
@@ -33,9 +37,12 @@ struct NetworkSettings {
                 throw ConfigError(url, "\(error)")
             }
         }
+        isNameFixed = options.name != nil
         if let name = options.name {
             try Self.checkName(name)
             self.name = name
+        } else if let chosenName {
+            name = chosenName
         } else if let name = file["name"]?.first {
             try checked { try Self.checkName(name, what: "name") }
             self.name = name

@@ -36,8 +36,9 @@ let status: Int32 = MainActor.assumeIsolated {
     let network: PeerNetwork
     do {
         try PrivateFiles.makeDirectory(options.configDirectory)
-        settings = try NetworkSettings(options: options, directory: options.configDirectory)
         handoffSettings = try SettingsStore(directory: options.configDirectory)
+        settings = try NetworkSettings(options: options, directory: options.configDirectory,
+                                       chosenName: handoffSettings.settings.name)
     } catch {
         logger.critical("cannot use the configuration: \(error)")
         return 1
@@ -65,6 +66,7 @@ let status: Int32 = MainActor.assumeIsolated {
     }
     let daemon = Daemon(connection: connection, network: network, settings: handoffSettings, timeouts: options.timeouts,
                         logger: logger)
+    daemon.isNameFixed = settings.isNameFixed
     do {
         try daemon.start()
     } catch {

@@ -19,6 +19,8 @@ final class PeerFrameTests: XCTestCase {
             .failure(request: 7, .userInfoTooLarge(size: 100_000, limit: 65_536)),
             .failure(request: 8, .remoteApplicationTimedOut("slow")),
             .continued(activityID: "abc123"), .ping, .pong,
+            .renamed(name: "Study laptop"), .reachBack(request: 9), .reachBackResult(request: 9, problem: ""),
+            .reachBackResult(request: 10, problem: "cannot dial 10.0.0.2:48100: Connection refused"),
         ]
         var reader = FrameReader()
         let stream = messages.flatMap(\.frame)
@@ -100,6 +102,15 @@ final class PeerFrameTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("32 bytes"), "\(error)")
         }
         XCTAssertThrowsError(try PeerMessage(kind: 13, body: BusValue.serialize(record: [:])))
+        let emptyName = PeerMessage.renamed(name: "").frame
+        XCTAssertThrowsError(try PeerMessage(kind: emptyName[3], body: Array(emptyName.dropFirst(PeerFrame.headerSize)))) {
+            XCTAssertTrue("\($0)".contains("must not be empty"), "\($0)")
+        }
+        let longProblem = PeerMessage.reachBackResult(request: 1, problem: String(repeating: "x", count: 1025)).frame
+        XCTAssertThrowsError(try PeerMessage(kind: longProblem[3], body: Array(longProblem.dropFirst(PeerFrame.headerSize))))
+        for message in [PeerMessage.renamed(name: "x"), .reachBack(request: 1), .reachBackResult(request: 1, problem: "")] {
+            XCTAssertFalse(message.isAllowedBeforePairing, "\(message) is for paired devices only")
+        }
     }
 
     func testTheKindIsKnownBeforeTheBodyAndTheLimitCanBeLowered() throws {
@@ -161,6 +172,9 @@ final class PeerFrameTests: XCTestCase {
                                  "a hello named with U+\(String(scalar.value, radix: 16))") { error in
                 XCTAssertTrue("\(error)".contains("\"name\""), "\(error)")
             }
+            let renamed = PeerMessage.renamed(name: text).frame
+            XCTAssertThrowsError(try PeerMessage(kind: renamed[3], body: Array(renamed.dropFirst(PeerFrame.headerSize))),
+                                 "a new name with U+\(String(scalar.value, radix: 16))")
             let offer = PeerOffer(id: "abc123", summary: ActivitySummary(activityType: "org.example.note", title: text),
                                   appID: "org.example.Notes", teamID: "org.example")
             let offers = PeerMessage.offers([offer]).frame

@@ -136,3 +136,36 @@ final class DoctorPairedDeviceTests: XCTestCase {
         XCTAssertTrue(waitUntil(timeout: 15) { try betaOnA()?["ok"] as? Bool == true })
     }
 }
+
+/// The reach-back check: a paired device this device dialed is asked to dial it back. B
+/// listens on 127.0.0.2 while its links come from 127.0.0.1, so A, which learns B's address
+/// from the link, cannot dial it: B's doctor says so, A's (whose link B dialed) does not.
+final class DoctorReachBackTests: XCTestCase {
+    func testADeviceThatCannotBeDialedBackFailsUntilItListensWhereItCanBeReached() throws {
+        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
+        let devices = try DevicePair(argumentsB: ["--listen", "127.0.0.2:0"])
+        defer { devices.tearDown() }
+        try devices.pair()
+        func check(_ name: String, on session: ServiceSession) throws -> [String: Any]? {
+            let records = try session.baton(["doctor", "--json"]).json as? [[String: Any]] ?? []
+            return records.first { $0["check"] as? String == "device \(name)" }
+        }
+        let alphaOnB = try XCTUnwrap(try check("alpha", on: devices.b))
+        XCTAssertEqual(alphaOnB["ok"] as? Bool, false, "\(alphaOnB)")
+        XCTAssertTrue((alphaOnB["detail"] as? String ?? "").contains("cannot dial this device"), "\(alphaOnB)")
+        XCTAssertTrue((alphaOnB["detail"] as? String ?? "").contains("127.0.0.1:"), "says where it dialed: \(alphaOnB)")
+        XCTAssertTrue((alphaOnB["fix"] as? String ?? "").contains("--listen"), "\(alphaOnB)")
+        let betaOnA = try XCTUnwrap(try check("beta", on: devices.a))
+        XCTAssertEqual(betaOnA["ok"] as? Bool, true, "B dialed A for this link: \(betaOnA)")
+
+        devices.batondB.stop()
+        devices.argumentsB = ["--listen", "0.0.0.0:0"]
+        try devices.startB()
+        XCTAssertTrue(waitUntil(timeout: 10) {
+            try devices.device(devices.idA, on: devices.b)?["connected"] as? Bool == true
+        })
+        let fixed = try XCTUnwrap(try check("alpha", on: devices.b))
+        XCTAssertEqual(fixed["ok"] as? Bool, true, "\(fixed)")
+        XCTAssertTrue((fixed["detail"] as? String ?? "").contains("dialed this device back"), "\(fixed)")
+    }
+}

@@ -11,12 +11,23 @@ public final class DevicePair {
     public private(set) var idB = ""
     public private(set) var addressA = ""
     private let arguments: [String]
+    /// More arguments for B's batond alone, used by each ``startB()``.
+    public var argumentsB: [String]
+    /// Whether the names come from `--name` (fixed while batond runs) rather than from each
+    /// device's `batond.conf` (so that the person may rename the device).
+    private let fixedNames: Bool
 
     /// Starts both batonds and waits until they are linked (not paired).
     ///
-    /// - Parameter displayB: a `DISPLAY` for device B's processes.
-    public init(batondArguments: [String] = [], displayB: String? = nil) throws {
+    /// - Parameters:
+    ///   - argumentsB: more arguments for B's batond alone.
+    ///   - fixedNames: `false` names the devices in their `batond.conf` instead of with `--name`.
+    ///   - displayB: a `DISPLAY` for device B's processes.
+    public init(batondArguments: [String] = [], argumentsB: [String] = [], fixedNames: Bool = true,
+                displayB: String? = nil) throws {
         arguments = batondArguments
+        self.argumentsB = argumentsB
+        self.fixedNames = fixedNames
         a = try ServiceSession()
         b = try ServiceSession()
         if let displayB { b.environmentOverrides["DISPLAY"] = displayB }
@@ -31,7 +42,7 @@ public final class DevicePair {
     private func start(_ batondArguments: [String]) throws {
         try a.startBus()
         try b.startBus()
-        batondA = try a.startBatond(["--name", "alpha"] + batondArguments, name: "batond-a")
+        batondA = try a.startBatond(try naming(a, "alpha") + batondArguments, name: "batond-a")
         let statusA = try Self.status(of: a)
         idA = statusA["device-id"] as? String ?? ""
         addressA = statusA["listen"] as? String ?? ""
@@ -43,8 +54,20 @@ public final class DevicePair {
 
     /// Starts (or restarts) device B's batond, dialing A.
     public func startB() throws {
-        batondB = try b.startBatond(["--name", "beta", "--peer", addressA] + arguments, name: "batond-b")
+        batondB = try b.startBatond(try naming(b, "beta") + ["--peer", addressA] + arguments + argumentsB, name: "batond-b")
         idB = try Self.status(of: b)["device-id"] as? String ?? ""
+    }
+
+    /// The arguments that name a device `name`: `--name`, or none when the name is written
+    /// to its `batond.conf`.
+    private func naming(_ session: ServiceSession, _ name: String) throws -> [String] {
+        guard !fixedNames else { return ["--name", name] }
+        let folder = session.root.appendingPathComponent("config/baton")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try "[network]\nname=\(name)\n".write(to: folder.appendingPathComponent("batond.conf"), atomically: true,
+                                              encoding: .utf8)
+        return []
     }
 
     /// Pairs the two as a person would: `baton pair alpha` on B prints B's code, A lists its

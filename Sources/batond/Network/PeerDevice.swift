@@ -30,6 +30,12 @@ final class PeerDevice {
     /// Calls waiting for a link with it (to pair with it while it is not linked), by a token
     /// of each call.
     var linkWaiters: [UUID: @MainActor (Bool) -> Void] = [:]
+    /// Reach-back checks waiting for its answer, by request number (``PeerNetwork/reachBack(_:)``).
+    var reachChecks: [UInt32: (ReachBack) -> Void] = [:]
+    /// The last answer to a reach-back check, with the link it was asked over.
+    var lastReachBack: (link: ObjectIdentifier, at: Date, answer: ReachBack)?
+    /// Whether this device is dialing it because it asked to be reached back.
+    var isDialingBack = false
 
     init(id: String) {
         self.id = id
@@ -45,7 +51,8 @@ final class PeerDevice {
 
     /// Whether nothing is left to keep for it but, when it is paired, its pin.
     var isIdle: Bool {
-        link == nil && seenAt == nil && pairing == nil && fetches.isEmpty && linkWaiters.isEmpty
+        link == nil && seenAt == nil && pairing == nil && fetches.isEmpty && linkWaiters.isEmpty && reachChecks.isEmpty
+            && !isDialingBack
     }
 
     /// Remembers that it fetched `activityID`, keeping the last ``PeerNetwork/rememberedFetches``.
@@ -60,11 +67,15 @@ final class PeerDevice {
         return true
     }
 
-    /// Ends every fetch waiting for it with `connectionUnavailable(reason)`.
+    /// Ends every fetch waiting for it with `connectionUnavailable(reason)`, and every
+    /// reach-back check as unknown.
     func failFetches(_ reason: String) {
         let waiting = fetches
         fetches = [:]
         for finish in waiting.values { finish(.failure(.connectionUnavailable(reason))) }
+        let checks = reachChecks
+        reachChecks = [:]
+        for finish in checks.values { finish(.unknown(reason)) }
     }
 
     /// Answers the calls waiting for its link.

@@ -26,7 +26,8 @@ import Logging
 @MainActor
 final class PeerNetwork {
     let identity: DeviceIdentity
-    let name: String
+    /// This device's name, as its hello and ``rename(to:)`` give it.
+    private(set) var name: String
     let paired: PairedDevices
     let tls: PeerTLS
     let logger: Logger
@@ -61,6 +62,9 @@ final class PeerNetwork {
     var pairingRequestLimits = (device: RateLimit(count: 3, per: 60), address: RateLimit(count: 6, per: 60),
                                 network: RateLimit(count: 12, per: 60))
     private var strangerLogLimit = RateLimit(count: 20, per: 60)
+    /// Renames a paired device may send: each is saved and signalled, so a flood of them is
+    /// ignored past this.
+    private var renameLimit = RateLimit(count: 10, per: 60)
     private var suppressedStrangerLines = 0
     /// Places for pairings other devices asked for, by device id.
     var incomingPairingQuota = ConnectionQuota<String>(total: maximumIncomingPairings, perAddress: 1, perNetwork: 2)
@@ -68,7 +72,8 @@ final class PeerNetwork {
     /// The one timer of the network's own deadlines (``scheduleHousekeeping()``), and when it fires.
     private var housekeepingTimer: guint = 0
     private var housekeepingDeadline: Date?
-    private var nextRequest: UInt32 = 1
+    /// The number of the next request this device sends (fetches, reach-back checks).
+    var nextRequest: UInt32 = 1
     /// What each device was last sent, by device id.
     private var sentOffers: [String: [PeerOffer]] = [:]
     /// How many activities a paired device may report continued: those it fetched last.
@@ -404,10 +409,43 @@ final class PeerNetwork {
                 return logger.notice("\(deviceName(deviceID)) reported an activity continued that it never fetched; ignored")
             }
             delegate?.peer(device, continued: activityID)
+        case .renamed(let name):
+            renamed(device, to: name)
+        case .reachBack(let request):
+            answerReachBack(request, from: device, over: link)
+        case .reachBackResult(let request, let problem):
+            reachBackAnswered(request, problem: problem, by: device)
         case .ping, .pong:
             break
         case .unknown(let kind):
             logger.debug("\(deviceName(deviceID)) sent a message of kind \(kind), newer than this build; skipped")
+        }
+    }
+
+    /// A paired device's person renamed it: it is shown and remembered by its new name.
+    private func renamed(_ device: PeerDevice, to name: String) {
+        guard device.name != name else { return }
+        guard renameLimit.allow(device.id, now: MonotonicClock.now) else {
+            return logger.notice("\(deviceName(device.id)) renamed itself too often; its name \(name) waits for its next hello")
+        }
+        logger.info("\(deviceName(device.id)) (\(Self.shortID(device.id))) is now named \(name)")
+        device.name = name
+        do {
+            try paired.update(device.id, name: name, address: device.address)
+        } catch {
+            logger.error("cannot save the paired devices: \(error)")
+        }
+        delegate?.peerRenamed(device)
+        delegate?.devicesChanged()
+    }
+
+    /// Names this device `name` from now on, and tells the linked paired devices that can
+    /// hear it; the others learn it from the next hello.
+    func rename(to name: String) {
+        guard name != self.name else { return }
+        self.name = name
+        for device in devices.values where isPaired(device.id) {
+            send(.renamed(name: name), to: device.id, needing: PeerCapability.renames)
         }
     }
 

@@ -22,4 +22,6 @@ protocol PeerNetworkDelegate: AnyObject {
     func pairingEnded(with deviceID: String)
     /// Devices appeared, left, paired or unpaired.
     func devicesChanged()
+    /// A paired device's person renamed it (``PeerDevice/name`` is the new name).
+    func peerRenamed(_ device: PeerDevice)
 }

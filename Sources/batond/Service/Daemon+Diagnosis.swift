@@ -3,27 +3,6 @@ import BatonGLib
 import CGLib
 import Foundation
 
-/// One thing `baton doctor` checks: what it found and, when something is wrong, one line of
-/// what to do.
-struct DiagnosticCheck: Sendable {
-    let check: String
-    let ok: Bool
-    let detail: String
-    let fix: String
-
-    static func pass(_ check: String, _ detail: String) -> DiagnosticCheck {
-        DiagnosticCheck(check: check, ok: true, detail: detail, fix: "")
-    }
-
-    static func fail(_ check: String, _ detail: String, fix: String) -> DiagnosticCheck {
-        DiagnosticCheck(check: check, ok: false, detail: detail, fix: fix)
-    }
-
-    var record: [String: BusValue] {
-        ["check": .string(check), "ok": .bool(ok), "detail": .string(detail), "fix": .string(fix)]
-    }
-}
-
 /// `Diagnose`: what batond can tell of what is wrong. The checks outside batond (is it
 /// running, its service file, does it start with the session) are `baton doctor`'s own.
 extension Daemon {
@@ -39,7 +18,7 @@ extension Daemon {
             checks.append(.fail("listening", "not listening: other devices cannot reach this one",
                                 fix: "see batond's log (journalctl --user -u batond); choose a free address with --listen HOST:PORT or in batond.conf"))
         }
-        checks += pairedDeviceChecks
+        checks += await pairedDeviceChecks()
         checks.append(await notificationCheck())
         checks += InstalledApps.entryChecks()
         checks += registeredAppChecks
@@ -47,16 +26,32 @@ extension Daemon {
         return checks
     }
 
-    private var pairedDeviceChecks: [DiagnosticCheck] {
+    /// One check per paired device: linked, and, when this device dialed the link, able to
+    /// dial this device back (asked of all the linked devices at once).
+    private func pairedDeviceChecks() async -> [DiagnosticCheck] {
         let paired = network.paired.devices.values.sorted { $0.name < $1.name }
         guard !paired.isEmpty else {
             return [.fail("paired devices", "no paired device: there is nothing to hand off to",
                           fix: "pair with another device: baton devices, then baton pair DEVICE")]
         }
+        let linked = paired.filter { network.devices[$0.id]?.link != nil }.map(\.id)
+        let checks = linked.map { id in (id, Task { @MainActor in await network.reachBack(id) }) }
+        var answers: [String: ReachBack] = [:]
+        for (id, check) in checks { answers[id] = await check.value }
         return paired.map { device in
             let check = "device \(device.name)"
-            if network.devices[device.id]?.link != nil {
-                return .pass(check, "paired and linked (\(PeerNetwork.shortID(device.id)))")
+            if let answer = answers[device.id] {
+                let linked = "paired and linked (\(PeerNetwork.shortID(device.id)))"
+                switch answer {
+                case .reached(let how):
+                    return .pass(check, "\(linked); \(how)")
+                case .unknown(let why):
+                    return .pass(check, "\(linked); whether it can dial this device is not known: \(why)")
+                case .unreachable(let problem):
+                    let port = network.listener.map { String($0.port) } ?? "its port"
+                    return .fail(check, "\(linked), but it cannot dial this device (\(problem)): when the link drops, only this device can restore it",
+                                 fix: "let \(device.name) reach this device: allow TCP port \(port) in the firewall (sudo ufw allow \(port)/tcp), or listen on an address it can reach (batond --listen, or listen= in batond.conf)")
+                }
             }
             let seen = device.address.map { "last linked at \($0)" } ?? "never linked"
             return .fail(check, "paired but not linked (\(seen)): its offers do not arrive and it cannot continue this device's",

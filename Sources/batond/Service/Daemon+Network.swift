@@ -56,7 +56,9 @@ extension Daemon {
             if notifiedOffers.removeValue(forKey: key) != nil { notifier.withdraw(key: key) }
             return
         }
-        let shown = NotifiedOffer(id: offer.id, title: offer.summary.title, activityType: offer.summary.activityType)
+        let from = "From \(offer.peerDeviceID.map(network.displayName) ?? offer.device)"
+        let shown = NotifiedOffer(id: offer.id, title: offer.summary.title, activityType: offer.summary.activityType,
+                                  from: from)
         guard notifiedOffers[key] != shown else { return }
         notifiedOffers[key] = shown
         let claimant = broker.claimantIcon(for: offer.summary.activityType, teamID: offer.teamID)
@@ -64,7 +66,7 @@ extension Daemon {
         let label = !inApp && offer.summary.webpageURL != nil ? "Open in browser" : "Continue"
         notifier.show(key: key,
                       title: "\(label) “\(offer.summary.title ?? offer.summary.activityType)”",
-                      detail: "From \(offer.peerDeviceID.map(network.displayName) ?? offer.device)",
+                      detail: from,
                       action: (id: "continue", label: label), icon: claimant)
     }
 
@@ -109,6 +111,8 @@ struct NotifiedOffer: Equatable {
     let id: String
     let title: String?
     let activityType: String
+    /// The line that names the device.
+    let from: String
 }
 
 /// What the network reports: the daemon turns it into offers, notifications and signals, and
@@ -149,6 +153,11 @@ extension Daemon: PeerNetworkDelegate {
 
     func pairingEnded(with deviceID: String) {
         notifier.withdraw(key: Self.pairingKey(deviceID))
+    }
+
+    func peerRenamed(_ device: PeerDevice) {
+        offers.rename(device: device.id, to: network.deviceName(device.id))
+        refreshNotification(of: device.id)
     }
 
     func devicesChanged() {

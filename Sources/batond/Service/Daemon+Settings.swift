@@ -28,7 +28,18 @@ extension Daemon {
         let arguments = call.arguments
         switch call.method {
         case "GetSettings":
-            return call.reply([.dictionary(settingsStore.settings.record)])
+            return call.reply([.dictionary(settingsRecord)])
+        case "SetDeviceName":
+            guard let name = arguments.at(0)?.string else { throw ServiceError.invalidArguments("expected (s)") }
+            guard !isNameFixed else {
+                throw ServiceError.invalidArguments("this device's name is fixed by batond's --name option: start batond without it to rename the device here")
+            }
+            do {
+                try NetworkSettings.checkName(name)
+            } catch {
+                throw ServiceError.invalidArguments("\(error)")
+            }
+            try change { $0.name = name }
         case "SetHandoff":
             guard let on = arguments.at(0)?.bool else { throw ServiceError.invalidArguments("expected (b)") }
             try change { $0.handoff = on }
@@ -63,17 +74,29 @@ extension Daemon {
         call.reply()
     }
 
+    /// The settings' record, with this device's name.
+    var settingsRecord: [String: BusValue] {
+        var record = settingsStore.settings.record
+        record["name"] = .string(network.name)
+        record["name-fixed"] = .bool(isNameFixed)
+        return record
+    }
+
     /// Applies and saves a change; when something changed, it takes effect at once and
     /// `SettingsChanged` tells.
     private func change(_ body: (inout HandoffSettings) -> Void) throws {
         guard try settingsStore.update(body) else { return }
         let settings = settingsStore.settings
+        if let name = settings.name, name != network.name {
+            logger.info("this device is now named \(name)")
+            network.rename(to: name)
+        }
         logger.info("settings: Handoff \(settings.handoff ? "on" : "off"), notifications \(settings.notifications.rawValue), \(settings.blockedDevices.count) devices and \(settings.blockedApps.count) apps blocked")
         network.offersChanged()
         activitiesChanged()
         for deviceID in Array(latestOffers.keys) { refreshNotification(of: deviceID) }
         for offer in offers.offers.values where offer.peerDeviceID == nil { notify(offer) }
         connection.emitSignal(path: BatonService.daemonPath, interface: BatonService.daemonInterface,
-                              name: "SettingsChanged", arguments: [.dictionary(settings.record)])
+                              name: "SettingsChanged", arguments: [.dictionary(settingsRecord)])
     }
 }

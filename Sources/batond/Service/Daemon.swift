@@ -24,6 +24,8 @@ final class Daemon {
     var latestOffers: [String: String] = [:]
     /// What the person decided (Handoff on or off, quiet, blocked devices and apps).
     let settingsStore: SettingsStore
+    /// Whether batond's `--name` gave this device's name, so that `SetDeviceName` is refused.
+    var isNameFixed = false
     /// Where DNS-SD discovery stands, for `Diagnose`.
     var discoveryStatus: () -> (ok: Bool, detail: String) = { (false, "not started") }
 
@@ -152,7 +154,7 @@ final class Daemon {
             case "CancelPair":
                 try network.cancelPairing(arguments.at(0)?.string ?? "")
                 call.reply()
-            case "GetSettings", "SetHandoff", "SetNotifications", "SetDeviceBlocked", "SetAppBlocked":
+            case "GetSettings", "SetHandoff", "SetNotifications", "SetDeviceBlocked", "SetAppBlocked", "SetDeviceName":
                 try handleSettings(call)
             case "Diagnose":
                 answer(call) { [.dictionaries(await self.diagnosis().map(\.record))] }

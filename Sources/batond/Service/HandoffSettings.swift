@@ -21,8 +21,12 @@ struct HandoffSettings: Equatable, Sendable {
     var blockedDevices: Set<String> = []
     /// Apps (by app id) whose activities are never offered.
     var blockedApps: Set<String> = []
+    /// The name the person gave this device (`SetDeviceName`); `nil` keeps the one from
+    /// `batond.conf` or the host name.
+    var name: String?
 
-    /// The record `GetSettings` and `SettingsChanged` carry.
+    /// The record `GetSettings` and `SettingsChanged` carry, but for the device name, which
+    /// the daemon adds (it may come from elsewhere).
     var record: [String: BusValue] {
         ["handoff": .bool(handoff), "notifications": .string(notifications.rawValue),
          "blocked-devices": .strings(blockedDevices.sorted()), "blocked-apps": .strings(blockedApps.sorted())]
@@ -31,7 +35,7 @@ struct HandoffSettings: Equatable, Sendable {
 
 extension HandoffSettings: Codable {
     private enum CodingKeys: String, CodingKey {
-        case handoff, notifications, blockedDevices = "blocked-devices", blockedApps = "blocked-apps"
+        case handoff, notifications, blockedDevices = "blocked-devices", blockedApps = "blocked-apps", name
     }
 
     /// Missing keys keep their defaults, so a file from an earlier release still reads.
@@ -41,6 +45,14 @@ extension HandoffSettings: Codable {
         notifications = try container.decodeIfPresent(Notifications.self, forKey: .notifications) ?? .on
         blockedDevices = try container.decodeIfPresent(Set<String>.self, forKey: .blockedDevices) ?? []
         blockedApps = try container.decodeIfPresent(Set<String>.self, forKey: .blockedApps) ?? []
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        if let name {
+            do {
+                try NetworkSettings.checkName(name, what: "name")
+            } catch {
+                throw DecodingError.dataCorruptedError(forKey: .name, in: container, debugDescription: "\(error)")
+            }
+        }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -49,6 +61,7 @@ extension HandoffSettings: Codable {
         try container.encode(notifications, forKey: .notifications)
         try container.encode(blockedDevices.sorted(), forKey: .blockedDevices)
         try container.encode(blockedApps.sorted(), forKey: .blockedApps)
+        try container.encodeIfPresent(name, forKey: .name)
     }
 }
 
@@ -79,7 +92,7 @@ final class SettingsStore {
         do {
             settings = try JSONDecoder().decode(HandoffSettings.self, from: contents)
         } catch {
-            throw ConfigError(file, "not Baton settings (handoff: true or false, notifications: \"on\" or \"quiet\", blocked-devices and blocked-apps: lists of ids): \(error)")
+            throw ConfigError(file, "not Baton settings (handoff: true or false, notifications: \"on\" or \"quiet\", blocked-devices and blocked-apps: lists of ids, name: a device name): \(error)")
         }
     }
 

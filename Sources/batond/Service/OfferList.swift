@@ -19,7 +19,7 @@ struct Offer: Sendable {
     let appID: String?
     let teamID: String?
     /// The name of the device it comes from.
-    let device: String
+    var device: String
     let origin: Origin
 
     var peerDeviceID: String? {
@@ -96,6 +96,17 @@ final class OfferList {
         scheduleExpiry()
         if !added.isEmpty || !withdrawn.isEmpty || !previous.isEmpty { onChange() }
         return (added, withdrawn)
+    }
+
+    /// Shows the offers of the device `deviceID` under its new name.
+    func rename(device deviceID: String, to name: String) {
+        let renamed = offers.values.filter { $0.peerDeviceID == deviceID && $0.device != name }
+        guard !renamed.isEmpty else { return }
+        for var offer in renamed {
+            offer.device = name
+            offers[offer.id] = offer
+        }
+        onChange()
     }
 
     /// The listed offers, expired ones left out.
