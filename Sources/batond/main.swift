@@ -75,7 +75,8 @@ let status: Int32 = MainActor.assumeIsolated {
     }
     let discovery = AvahiDiscovery(logger: logger)
     daemon.discoveryStatus = {
-        options.noDiscovery ? (true, "off (--no-discovery): only static peers (--peer) are dialed") : discovery.status
+        options.noDiscovery ? .pass("discovery", "off (--no-discovery): only static peers (--peer) are dialed")
+            : discovery.status
     }
     let loop = g_main_loop_new(nil, 0)
     var exitStatus: Int32 = 0

@@ -109,5 +109,20 @@ final class NamespaceTests: XCTestCase {
                     && ($0["userInfo"] as? [String: Any])?["text"] as? String == "across namespaces"
             }
         })
+
+        // The doctor sees A announced and its own record on the network. With A's interface
+        // down the record is gone and the check fails, saying what to look at; up, it passes.
+        func discovery() throws -> [String: Any] {
+            let records = try a.baton(["doctor", "--json"]).json as? [[String: Any]] ?? []
+            return records.first { $0["check"] as? String == "discovery" } ?? [:]
+        }
+        XCTAssertTrue(waitUntil(timeout: 10) { try discovery()["ok"] as? Bool == true }, "\((try? discovery()) ?? [:])")
+        XCTAssertTrue((try discovery()["detail"] as? String ?? "").contains("its record is seen when browsing"),
+                      "\((try? discovery()) ?? [:])")
+        XCTAssertEqual(try run("/usr/sbin/ip", ["-n", "baton-a", "link", "set", "baton-va", "down"]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 20) { try discovery()["ok"] as? Bool == false }, "\((try? discovery()) ?? [:])")
+        XCTAssertTrue((try discovery()["fix"] as? String ?? "").contains("allow-interfaces"), "\((try? discovery()) ?? [:])")
+        XCTAssertEqual(try run("/usr/sbin/ip", ["-n", "baton-a", "link", "set", "baton-va", "up"]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 30) { try discovery()["ok"] as? Bool == true }, "\((try? discovery()) ?? [:])")
     }
 }

@@ -1,3 +1,4 @@
+import BatonBus
 import BatonGLib
 import Logging
 
@@ -20,8 +21,24 @@ final class AvahiDiscovery {
     private var configuration: Configuration?
     private var session: Session?
     private var notedMissing = false
-    /// Where discovery stands, for `baton doctor`: whether it works, and a line saying so.
-    private(set) var status: (ok: Bool, detail: String) = (false, "not started")
+    /// Where the announcement stands: whether this device is announced, and a line saying so.
+    private var announcement: (ok: Bool, detail: String) = (false, "not started")
+
+    /// Where discovery stands, for `baton doctor`: this device announced, and its own record
+    /// seen when browsing (as other devices on the network browse).
+    var status: DiagnosticCheck {
+        let name = "discovery"
+        guard announcement.ok else {
+            return .fail(name, announcement.detail,
+                         fix: "install and start avahi-daemon (sudo apt install avahi-daemon), or name other devices with batond --peer HOST:PORT")
+        }
+        let seen = session?.instances[configuration?.deviceID ?? ""]?.count ?? 0
+        guard seen > 0 else {
+            return .fail(name, "\(announcement.detail), but its own record is not seen when browsing \(Self.serviceType): other devices may not find it either",
+                         fix: "check that avahi-daemon uses the network's interface (allow-interfaces and deny-interfaces in /etc/avahi/avahi-daemon.conf) and that the firewall passes mDNS (UDP 5353); or name other devices with batond --peer HOST:PORT")
+        }
+        return .pass(name, "\(announcement.detail); its record is seen when browsing, on \(seen) interface\(seen == 1 ? "" : "s")")
+    }
 
     init(logger: Logger) {
         self.logger = logger
@@ -64,7 +81,7 @@ final class AvahiDiscovery {
     // MARK: avahi-daemon comes and goes
 
     private func noteMissing() {
-        status = (false, "no avahi-daemon on the system bus: other devices on this network do not find this one")
+        announcement = (false, "no avahi-daemon on the system bus: other devices on this network do not find this one")
         guard !notedMissing else { return }
         notedMissing = true
         logger.notice("no avahi-daemon: discovery through DNS-SD is off; static peers still work")
@@ -74,7 +91,7 @@ final class AvahiDiscovery {
         guard let connection, configuration != nil else { return }
         endSession(freeObjects: true, reportLost: true)
         notedMissing = false
-        status = (false, "avahi-daemon is there; this device is not announced yet")
+        announcement = (false, "avahi-daemon is there; this device is not announced yet")
         let session = Session(owner: owner)
         self.session = session
         // Subscribed before the browser exists, so no early ItemNew is missed; avahi sends a
@@ -235,13 +252,13 @@ final class AvahiDiscovery {
         guard let state = arguments.at(0)?.integer, let configuration else { return }
         switch state {
         case Avahi.entryGroupEstablished:
-            status = (true, "announced as \(configuration.deviceID) (\(Self.serviceType), port \(configuration.port))")
+            announcement = (true, "announced as \(configuration.deviceID) (\(Self.serviceType), port \(configuration.port))")
             logger.info("announced as \(configuration.deviceID) (\(Self.serviceType), port \(configuration.port))")
         case Avahi.entryGroupCollision:
-            status = (false, "another device announces this device's id \(configuration.deviceID); this one is not announced")
+            announcement = (false, "another device announces this device's id \(configuration.deviceID); this one is not announced")
             logger.notice("another device announces \(configuration.deviceID); this one is not announced")
         case Avahi.entryGroupFailure:
-            status = (false, "avahi-daemon could not announce this device: \(arguments.at(1)?.string ?? "unknown error")")
+            announcement = (false, "avahi-daemon could not announce this device: \(arguments.at(1)?.string ?? "unknown error")")
             logger.notice("announcing \(Self.serviceType) failed: \(arguments.at(1)?.string ?? "unknown error")")
         default:
             break
@@ -251,10 +268,13 @@ final class AvahiDiscovery {
     // MARK: Browsing
 
     private func itemNew(_ arguments: [BusValue], in session: Session) {
-        guard let item = BrowsedItem(arguments), let configuration, let connection,
-              item.name != configuration.deviceID, item.flags & Avahi.lookupResultOurOwn == 0,
-              Self.isDeviceID(item.name)
-        else { return }
+        guard let item = BrowsedItem(arguments), let configuration, let connection else { return }
+        if item.name == configuration.deviceID {
+            // This device's own record, as the network shows it (for the doctor).
+            session.instances[item.name, default: []].insert(item.instance)
+            return
+        }
+        guard item.flags & Avahi.lookupResultOurOwn == 0, Self.isDeviceID(item.name) else { return }
         session.instances[item.name, default: []].insert(item.instance)
         guard !session.peers.contains(item.name), !session.resolving.contains(item.name) else { return }
         session.resolving.insert(item.name)

@@ -8,10 +8,7 @@ import Foundation
 extension Daemon {
     func diagnosis() async -> [DiagnosticCheck] {
         var checks: [DiagnosticCheck] = []
-        let discovery = discoveryStatus()
-        checks.append(discovery.ok ? .pass("discovery", discovery.detail)
-            : .fail("discovery", discovery.detail,
-                    fix: "install and start avahi-daemon (sudo apt install avahi-daemon), or name other devices with batond --peer HOST:PORT"))
+        checks.append(discoveryStatus())
         if let listener = network.listener {
             checks.append(.pass("listening", "listening on \(listener.address)"))
         } else {

@@ -27,7 +27,7 @@ final class Daemon {
     /// Whether batond's `--name` gave this device's name, so that `SetDeviceName` is refused.
     var isNameFixed = false
     /// Where DNS-SD discovery stands, for `Diagnose`.
-    var discoveryStatus: () -> (ok: Bool, detail: String) = { (false, "not started") }
+    var discoveryStatus: () -> DiagnosticCheck = { .fail("discovery", "not started", fix: "") }
 
     init(connection: BusConnection, network: PeerNetwork, settings: SettingsStore, timeouts: Timeouts, logger: Logger) {
         settingsStore = settings
