@@ -30,39 +30,8 @@ final class PairedDevices {
     /// - Throws: ``ConfigError`` when the file exists but cannot be used: it is left as it is.
     init(directory: URL) throws {
         file = directory.appendingPathComponent(Self.fileName)
-        let contents: Data?
-        do {
-            contents = try PrivateFiles.read(file)
-        } catch let error as PrivateFileError {
-            throw ConfigError(file, error.reason)
-        }
-        guard let contents else { return }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        do {
-            let list = try decoder.decode([PairedDevice].self, from: contents)
-            devices = Dictionary(list.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        } catch {
-            throw ConfigError(file, "not a list of paired devices: \(Self.describe(error))")
-        }
-    }
-
-    /// What is wrong in the file, in a line.
-    private static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return "\(path(context.codingPath + [key])) is missing"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            let place = context.codingPath.isEmpty ? "" : "\(path(context.codingPath)): "
-            return place + context.debugDescription
-        @unknown default:
-            return "\(error)"
-        }
-    }
-
-    private static func path(_ keys: [any CodingKey]) -> String {
-        "\"" + keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".") + "\""
+        let list = try PrivateJSONFile.read([PairedDevice].self, from: file, expected: "a list of paired devices") ?? []
+        devices = Dictionary(list.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Pins `device`; when the file cannot be saved, nothing changes.
@@ -101,9 +70,6 @@ final class PairedDevices {
     }
 
     private func save() throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        try PrivateFiles.write(try encoder.encode(devices.values.sorted { $0.id < $1.id }), to: file)
+        try PrivateJSONFile.write(devices.values.sorted { $0.id < $1.id }, to: file)
     }
 }

@@ -79,21 +79,9 @@ final class SettingsStore {
     /// - Throws: ``ConfigError`` when the file exists but cannot be used: it is left as it is.
     init(directory: URL) throws {
         file = directory.appendingPathComponent(Self.fileName)
-        let contents: Data?
-        do {
-            contents = try PrivateFiles.read(file)
-        } catch let error as PrivateFileError {
-            throw ConfigError(file, error.reason)
-        }
-        guard let contents else {
-            settings = HandoffSettings()
-            return
-        }
-        do {
-            settings = try JSONDecoder().decode(HandoffSettings.self, from: contents)
-        } catch {
-            throw ConfigError(file, "not Baton settings (handoff: true or false, notifications: \"on\" or \"quiet\", blocked-devices and blocked-apps: lists of ids, name: a device name): \(error)")
-        }
+        settings = try PrivateJSONFile.read(HandoffSettings.self, from: file,
+                                            expected: "Baton settings (handoff: true or false, notifications: \"on\" or \"quiet\", blocked-devices and blocked-apps: lists of ids, name: a device name)")
+            ?? HandoffSettings()
     }
 
     /// Applies `change` and saves; returns whether anything changed. When the file cannot be
@@ -103,10 +91,8 @@ final class SettingsStore {
         var next = settings
         change(&next)
         guard next != settings else { return false }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         do {
-            try PrivateFiles.write(try encoder.encode(next), to: file)
+            try PrivateJSONFile.write(next, to: file)
         } catch {
             throw ConfigError(file, "cannot be saved: \(error)")
         }
