@@ -8,31 +8,27 @@ import XCTest
 /// are refused, changing nothing.
 final class DeviceNameTests: XCTestCase {
     private var devices: DevicePair!
-    private var notifications: URL!
+    private var notifications: NotificationLog!
 
     override func setUpWithError() throws {
         if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
         try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
         devices = try DevicePair(fixedNames: false)
-        notifications = devices.a.root.appendingPathComponent("notifications.jsonl")
-        let server = try devices.a.start(ServiceSession.product("BatonTestApp"),
-                                         ["notification-server", "--log", notifications.path], name: "notifications")
-        XCTAssertTrue(waitUntil { server.log.contains("notification server ready") })
+        notifications = try NotificationLog(on: devices.a)
         _ = try devices.pair()
     }
 
     override func tearDown() {
         if testRun?.hasSucceeded == false {
             devices?.printLogs()
-            print("--- notifications\n\((try? String(contentsOf: notifications, encoding: .utf8)) ?? "")")
+            print("--- notifications\n\(notifications?.text ?? "")")
         }
         devices?.tearDown()
     }
 
+    /// The offers' notifications (not the pairing request's).
     private var shown: [[String: Any]] {
-        ((try? String(contentsOf: notifications, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }.filter { ($0["summary"] as? String ?? "").hasPrefix("Continue") }
+        notifications.shown.filter { ($0["summary"] as? String ?? "").hasPrefix("Continue") }
     }
 
     private func nameOfB(on session: ServiceSession) throws -> String? {

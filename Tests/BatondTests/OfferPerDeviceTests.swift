@@ -8,16 +8,13 @@ import XCTest
 /// with the icon of the app that continues it.
 final class OfferPerDeviceTests: XCTestCase {
     private var devices: DevicePair!
-    private var notifications: URL!
+    private var notifications: NotificationLog!
 
     override func setUpWithError() throws {
         if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
         try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
         devices = try DevicePair()
-        notifications = devices.b.root.appendingPathComponent("notifications.jsonl")
-        let server = try devices.b.start(ServiceSession.product("BatonTestApp"),
-                                         ["notification-server", "--log", notifications.path], name: "notifications")
-        XCTAssertTrue(waitUntil { server.log.contains("notification server ready") })
+        notifications = try NotificationLog(on: devices.b)
         _ = try devices.pair()
         // B continues the notes in its installed app, whose icon its notifications carry.
         try devices.b.installTestAppEntry(id: "org.baton.TestApp", icon: "accessories-text-editor")
@@ -26,7 +23,7 @@ final class OfferPerDeviceTests: XCTestCase {
     override func tearDown() {
         if testRun?.hasSucceeded == false {
             devices?.printLogs()
-            print("--- notifications\n\((try? String(contentsOf: notifications, encoding: .utf8)) ?? "")")
+            print("--- notifications\n\(notifications?.text ?? "")")
         }
         devices?.tearDown()
     }
@@ -46,13 +43,9 @@ final class OfferPerDeviceTests: XCTestCase {
         try devices.b.activities().filter { $0["device"] as? String == "alpha" }.compactMap { $0["title"] as? String }
     }
 
-    private var records: [[String: Any]] {
-        ((try? String(contentsOf: notifications, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-    }
+    private var records: [[String: Any]] { notifications.records }
 
-    private var shown: [[String: Any]] { records.filter { $0["summary"] != nil } }
+    private var shown: [[String: Any]] { notifications.shown }
 
     func testADeviceOffersTheActivityOfTheAppUsedLastInOneNotificationReplacedInPlace() throws {
         let one = try startNote("one", appID: "org.baton.TestApp", text: "first app")

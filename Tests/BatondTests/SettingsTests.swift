@@ -7,23 +7,20 @@ import XCTest
 /// across a restart; bad values refused, changing nothing.
 final class SettingsTests: XCTestCase {
     private var devices: DevicePair!
-    private var notifications: URL!
+    private var notifications: NotificationLog!
 
     override func setUpWithError() throws {
         if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
         try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
         devices = try DevicePair()
-        notifications = devices.b.root.appendingPathComponent("notifications.jsonl")
-        let server = try devices.b.start(ServiceSession.product("BatonTestApp"),
-                                         ["notification-server", "--log", notifications.path], name: "notifications")
-        XCTAssertTrue(waitUntil { server.log.contains("notification server ready") })
+        notifications = try NotificationLog(on: devices.b)
         _ = try devices.pair()
     }
 
     override func tearDown() {
         if testRun?.hasSucceeded == false {
             devices?.printLogs()
-            print("--- notifications\n\((try? String(contentsOf: notifications, encoding: .utf8)) ?? "")")
+            print("--- notifications\n\(notifications?.text ?? "")")
         }
         devices?.tearDown()
     }
@@ -50,11 +47,7 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.errorOutput)
     }
 
-    private var records: [[String: Any]] {
-        ((try? String(contentsOf: notifications, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-    }
+    private var records: [[String: Any]] { notifications.records }
 
     func testQuietAndHandoffOffTakeEffectAtOnceAndSurviveARestart() throws {
         let monitor = try devices.b.start(URL(fileURLWithPath: "/usr/bin/dbus-monitor"),
