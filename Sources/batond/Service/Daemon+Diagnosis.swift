@@ -10,7 +10,12 @@ extension Daemon {
         var checks: [DiagnosticCheck] = []
         checks.append(discoveryStatus())
         if let listener = network.listener {
-            checks.append(.pass("listening", "listening on \(listener.address)"))
+            if Self.isLoopback(listener.host) {
+                checks.append(.fail("listening", "listening on \(listener.address), which only this machine can reach: other devices can neither find nor dial this one",
+                                    fix: "listen on all addresses: remove --listen, or listen= from batond.conf (or give 0.0.0.0:PORT)"))
+            } else {
+                checks.append(.pass("listening", "listening on \(listener.address)"))
+            }
         } else {
             checks.append(.fail("listening", "not listening: other devices cannot reach this one",
                                 fix: "see batond's log (journalctl --user -u batond); choose a free address with --listen HOST:PORT or in batond.conf"))
@@ -54,6 +59,11 @@ extension Daemon {
             return .fail(check, "paired but not linked (\(seen)): its offers do not arrive and it cannot continue this device's",
                          fix: "turn \(device.name) on and start batond there; on another network, add it with batond --peer HOST:PORT; or baton unpair \(device.name)")
         }
+    }
+
+    /// Whether `host` is a loopback address (127.0.0.0/8, ::1).
+    static func isLoopback(_ host: String) -> Bool {
+        host == "::1" || host.hasPrefix("127.") || host.lowercased() == "::ffff:127.0.0.1"
     }
 
     private func notificationCheck() async -> DiagnosticCheck {
