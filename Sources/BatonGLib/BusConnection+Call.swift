@@ -19,16 +19,38 @@ extension BusConnection {
                                           arguments: arguments, autoStart: autoStart)
         defer { g_object_unref(UnsafeMutableRawPointer(message)) }
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[BusValue], any Error>) in
-            let box = Unmanaged.passRetained(CallReply(continuation)).toOpaque()
-            g_dbus_connection_send_message_with_reply(
-                raw, message, G_DBUS_SEND_MESSAGE_FLAGS_NONE, Self.milliseconds(timeout), nil, nil, { source, result, data in
-                    guard let data else { return }
-                    let reply = Unmanaged<CallReply>.fromOpaque(data).takeRetainedValue()
-                    var error: UnsafeMutablePointer<GError>?
-                    let message = g_dbus_connection_send_message_with_reply_finish(OpaquePointer(source), result, &error)
-                    reply.continuation.resume(with: Result { try BusConnection.values(ofReply: message, error) })
-                }, box)
+            send(message, timeout: timeout) { continuation.resume(with: $0) }
         }
+    }
+
+    /// Calls `method` as ``call(_:path:interface:method:arguments:autoStart:timeout:)`` does,
+    /// but sends it before returning and calls `completion` with the reply: for a call that
+    /// must go out ahead of what the caller does next on the same connection.
+    public func call(_ destination: String, path: String, interface: String, method: String,
+                     arguments: [BusValue] = [], timeout: Double = 25,
+                     completion: @escaping (Result<[BusValue], any Error>) -> Void) {
+        let message: OpaquePointer
+        do {
+            message = try Self.methodCall(destination, path: path, interface: interface, method: method,
+                                          arguments: arguments, autoStart: false)
+        } catch {
+            return completion(.failure(error))
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(message)) }
+        send(message, timeout: timeout, completion)
+    }
+
+    private func send(_ message: OpaquePointer, timeout: Double,
+                      _ completion: @escaping (Result<[BusValue], any Error>) -> Void) {
+        let box = Unmanaged.passRetained(CallReply(completion)).toOpaque()
+        g_dbus_connection_send_message_with_reply(
+            raw, message, G_DBUS_SEND_MESSAGE_FLAGS_NONE, Self.milliseconds(timeout), nil, nil, { source, result, data in
+                guard let data else { return }
+                let reply = Unmanaged<CallReply>.fromOpaque(data).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let message = g_dbus_connection_send_message_with_reply_finish(OpaquePointer(source), result, &error)
+                reply.completion(Result { try BusConnection.values(ofReply: message, error) })
+            }, box)
     }
 
     /// Calls `method` and blocks until its reply: for command-line tools without a main loop.
@@ -90,9 +112,9 @@ extension BusConnection {
 
 /// The continuation of one asynchronous call, resumed once by GLib's callback.
 private final class CallReply {
-    let continuation: CheckedContinuation<[BusValue], any Error>
+    let completion: (Result<[BusValue], any Error>) -> Void
 
-    init(_ continuation: CheckedContinuation<[BusValue], any Error>) {
-        self.continuation = continuation
+    init(_ completion: @escaping (Result<[BusValue], any Error>) -> Void) {
+        self.completion = completion
     }
 }

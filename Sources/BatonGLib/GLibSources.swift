@@ -49,6 +49,20 @@ package enum GLibSources {
         }, box, release)
     }
 
+    /// Runs `body` once, when the descriptor `fd` is ready for `condition` (or hung up, or in
+    /// error). Returns the source id, for ``cancel(_:)``.
+    @discardableResult
+    package static func once(when fd: Int32, is condition: GIOCondition, _ body: @escaping @MainActor () -> Void) -> guint {
+        let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
+        let watched = GIOCondition(condition.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)
+        return g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, watched, { _, _, data in
+            guard let data else { return baton_source_remove() }
+            let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { handler.body() }
+            return baton_source_remove()
+        }, box, release)
+    }
+
     /// Removes a source made by this enum before it runs again. Id 0 is ignored.
     package static func cancel(_ sourceID: guint) {
         guard sourceID != 0 else { return }

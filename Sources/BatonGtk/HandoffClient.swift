@@ -31,12 +31,12 @@ public final class HandoffClient {
 
     private weak var application: BatonApplication?
     private let logger = Logger(label: "baton.handoff")
-    private var connection: BusConnection?
+    private(set) var connection: BusConnection?
     private var serviceOwner: String?
     /// ``serviceOwner`` once it proved to be batond: the only caller the app answers.
-    private var trustedOwner: String?
+    private(set) var trustedOwner: String?
     private var observation: ActivityObservation?
-    private let activityIDs = ActivityIDs()
+    let activityIDs = ActivityIDs()
     private var pending: [String: PendingContinuation] = [:]
     private var lastPublished: (id: String, summary: ActivitySummary)?
     /// Whether the app has the active window, as last told to the service (`SetActive`).
@@ -266,6 +266,7 @@ public final class HandoffClient {
         case "CompleteContinuation": complete(token, bytes: call.arguments.at(1)?.bytes ?? [], call)
         case "FailContinuation": fail(token, record: call.arguments.at(1)?.dictionary ?? [:], call)
         case "WasContinued": wasContinued(token, call)
+        case "ReceiveContinuationStream": receiveContinuationStream(token, call)
         default: call.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.method)")
         }
     }
@@ -327,6 +328,7 @@ public final class HandoffClient {
             call.fail(with: error, sendingRecord: true)
             return
         }
+        entry.continuation.streamProvider = ServiceStreamOpener(token: token, client: self)
         entry.deliver(activity, answering: call)
     }
 

@@ -36,7 +36,7 @@ public enum PeerProtocol {
     public static let version: UInt32 = 2
     /// What this build announces.
     public static let capabilities: Set<String> = [PeerCapability.typedPairingCodes, PeerCapability.renames,
-                                                   PeerCapability.reachBack]
+                                                   PeerCapability.reachBack, PeerCapability.continuationStreams]
 }
 
 /// Names of what a device can do beyond protocol 1.
@@ -48,6 +48,8 @@ public enum PeerCapability {
     /// ``PeerMessage/reachBack(request:)``: a paired peer asks to be dialed, to learn
     /// whether its own address can be reached.
     public static let reachBack = "reach-back"
+    /// The `stream…` messages: continuation streams relayed over the link.
+    public static let continuationStreams = "continuation-streams"
     /// The most capabilities a hello may list, and the longest name.
     public static let maximumCount = 64
     public static let maximumLength = 64
@@ -107,6 +109,21 @@ public enum PeerMessage: Hashable, Sendable {
     /// Whether the receiver of a `reachBack` reached the sender: `problem` is empty when it
     /// did, and says why not otherwise.
     case reachBackResult(request: UInt32, problem: String)
+    /// The sender's app continues the receiver's offer `activityID` and opens a continuation
+    /// stream to the app it came from, numbered `stream` (odd from the device with the lower
+    /// id, even from the other).
+    case streamOpen(stream: UInt32, activityID: String)
+    /// The origin app took the stream: bytes may flow.
+    case streamOpened(stream: UInt32)
+    /// Bytes of the stream, at most the credit the receiver granted.
+    case streamData(stream: UInt32, bytes: [UInt8])
+    /// The sender wrote `count` bytes of the stream to its app: the receiver may send that
+    /// many more.
+    case streamCredit(stream: UInt32, count: UInt32)
+    /// The sender's app closed its write half: no more data comes.
+    case streamEnd(stream: UInt32)
+    /// The stream is over, both ways: `reason` says why when it failed (empty otherwise).
+    case streamClose(stream: UInt32, reason: String)
     case ping
     case pong
     /// A message of a kind this build does not know, from a newer peer: skipped.
@@ -114,15 +131,19 @@ public enum PeerMessage: Hashable, Sendable {
 
     /// The most offers one device sends at once.
     public static let maximumOffers = 64
+    /// The most bytes one `streamData` message carries.
+    public static let maximumStreamChunk = 64 << 10
 
     private enum Kind: UInt8 {
         case hello = 1, pairRequest, pairConfirm, pairCancel, unpair, offers, fetch, payload, failure, continued,
-             ping, pong, pairAccept, pairReveal, renamed, reachBack, reachBackResult
+             ping, pong, pairAccept, pairReveal, renamed, reachBack, reachBackResult,
+             streamOpen, streamOpened, streamData, streamCredit, streamEnd, streamClose
 
         var isAllowedBeforePairing: Bool {
             switch self {
             case .hello, .pairRequest, .pairAccept, .pairReveal, .pairConfirm, .pairCancel, .unpair, .ping, .pong: true
-            case .offers, .fetch, .payload, .failure, .continued, .renamed, .reachBack, .reachBackResult: false
+            case .offers, .fetch, .payload, .failure, .continued, .renamed, .reachBack, .reachBackResult,
+                 .streamOpen, .streamOpened, .streamData, .streamCredit, .streamEnd, .streamClose: false
             }
         }
     }
@@ -145,6 +166,12 @@ public enum PeerMessage: Hashable, Sendable {
         case .renamed: .renamed
         case .reachBack: .reachBack
         case .reachBackResult: .reachBackResult
+        case .streamOpen: .streamOpen
+        case .streamOpened: .streamOpened
+        case .streamData: .streamData
+        case .streamCredit: .streamCredit
+        case .streamEnd: .streamEnd
+        case .streamClose: .streamClose
         case .ping: .ping
         case .pong: .pong
         }
@@ -214,6 +241,16 @@ public enum PeerMessage: Hashable, Sendable {
             return ["request": .uint32(request)]
         case .reachBackResult(let request, let problem):
             return ["request": .uint32(request), "problem": .string(problem)]
+        case .streamOpen(let stream, let activityID):
+            return ["stream": .uint32(stream), "id": .string(activityID)]
+        case .streamOpened(let stream), .streamEnd(let stream):
+            return ["stream": .uint32(stream)]
+        case .streamData(let stream, let bytes):
+            return ["stream": .uint32(stream), "bytes": .bytes(bytes)]
+        case .streamCredit(let stream, let count):
+            return ["stream": .uint32(stream), "count": .uint32(count)]
+        case .streamClose(let stream, let reason):
+            return ["stream": .uint32(stream), "reason": .string(reason)]
         }
     }
 
@@ -283,6 +320,17 @@ public enum PeerMessage: Hashable, Sendable {
         case .reachBack: self = .reachBack(request: try fields.uint32("request"))
         case .reachBackResult:
             self = .reachBackResult(request: try fields.uint32("request"), problem: try fields.text("problem", limit: 1024))
+        case .streamOpen: self = .streamOpen(stream: try fields.uint32("stream"), activityID: try fields.identifier("id"))
+        case .streamOpened: self = .streamOpened(stream: try fields.uint32("stream"))
+        case .streamData:
+            guard let bytes = record["bytes"]?.bytes, !bytes.isEmpty, bytes.count <= Self.maximumStreamChunk else {
+                throw PeerProtocolError("streamData message: \"bytes\" must be 1 to \(Self.maximumStreamChunk) bytes")
+            }
+            self = .streamData(stream: try fields.uint32("stream"), bytes: bytes)
+        case .streamCredit: self = .streamCredit(stream: try fields.uint32("stream"), count: try fields.uint32("count"))
+        case .streamEnd: self = .streamEnd(stream: try fields.uint32("stream"))
+        case .streamClose:
+            self = .streamClose(stream: try fields.uint32("stream"), reason: try fields.text("reason", limit: 1024))
         case .ping: self = .ping
         case .pong: self = .pong
         }

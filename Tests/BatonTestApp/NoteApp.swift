@@ -72,6 +72,8 @@ final class IdleScheduler: ActivityScheduler {
 @MainActor
 final class NoteApp: BatonApplication, ApplicationDelegate {
     var window: NoteWindow?
+    /// Answers continuation streams on the note's activity (`--streams MODE`).
+    private var streamOrigin: StreamOrigin?
     let activityType: String
     let text: String
     let fault: String?
@@ -98,6 +100,12 @@ final class NoteApp: BatonApplication, ApplicationDelegate {
         GLibSources.onUnixSignal(SIGUSR1) { [weak self] in self?.window?.touch() }
         GLibSources.onUnixSignal(SIGUSR2) { [weak self] in self?.window?.makeUnpublishable() }
         GLibSources.onUnixSignal(SIGWINCH) { [weak self] in self?.window?.retitleInBurst() }
+        if let mode = option("--streams") {
+            let origin = StreamOrigin(mode: mode)
+            streamOrigin = origin
+            window.userActivity?.supportsContinuationStreams = true
+            window.userActivity?.delegate = origin
+        }
         let ineligible = arguments.contains("--ineligible")
         if ineligible { window.userActivity?.isEligibleForHandoff = false }
         if fault != nil || ineligible {
@@ -115,6 +123,10 @@ final class NoteApp: BatonApplication, ApplicationDelegate {
         FileHandle.standardError.write(Data("note: activation token \(token ?? "none")\n".utf8))
         FileHandle.standardError.write(Data("note: launch reason \(launchReason)\n".utf8))
         if arguments.contains("--decline") { return false }
+        if let request = option("--stream-request") { requestOverStream(userActivity, request: Array(request.utf8)) }
+        if let count = option("--stream-request-bytes").flatMap(Int.init) {
+            requestOverStream(userActivity, request: [UInt8](repeating: UInt8(ascii: "x"), count: count))
+        }
         if window == nil { activate() }   // started by batond to continue: no window yet
         guard let window else { return false }
         if restoreDelay > 0 {

@@ -75,8 +75,12 @@ public final class UserActivity {
             center.activitySummaryDidChange(self)
         }
     }
-    /// Whether the activity offers continuation streams.
+    /// Whether the activity offers continuation streams: the app continuing it may open one
+    /// to this app (``getContinuationStreams(completionHandler:)``), which the delegate
+    /// receives in ``UserActivityDelegate/userActivity(_:didReceive:)``.
     public var supportsContinuationStreams = false
+    /// What opens continuation streams for it, while it is an activity being continued here.
+    var continuationStreamProvider: (any ContinuationStreamProvider)?
     /// Told before `userInfo` is saved and when the activity was continued elsewhere.
     public weak var delegate: (any UserActivityDelegate)?
     /// False once ``invalidate()`` has been called.

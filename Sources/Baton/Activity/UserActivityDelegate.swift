@@ -5,11 +5,15 @@ public protocol UserActivityDelegate: AnyObject {
     func userActivityWillSave(_ userActivity: UserActivity)
     /// Called when another device has continued the activity.
     func userActivityWasContinued(_ userActivity: UserActivity)
+    /// The app continuing the activity opened a continuation stream to this one: read its
+    /// request and answer on `stream`, then close it. The default closes it at once.
+    func userActivity(_ userActivity: UserActivity, didReceive stream: ContinuationStream)
 }
 
 extension UserActivityDelegate {
     public func userActivityWillSave(_ userActivity: UserActivity) {}
     public func userActivityWasContinued(_ userActivity: UserActivity) {}
+    public func userActivity(_ userActivity: UserActivity, didReceive stream: ContinuationStream) { stream.close() }
 }
 
 /// An object that can put itself back into the state an activity describes:

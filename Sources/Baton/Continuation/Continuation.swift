@@ -14,6 +14,9 @@ public final class Continuation {
     /// found at delivery (another type, an invalidated activity, no delegate, or a delegate
     /// that declined the activity).
     public private(set) var error: (any Error)?
+    /// What opens continuation streams for the activity this continuation delivers: set by
+    /// the framework that receives it (BatonGtk) before ``complete(with:)``.
+    public var streamProvider: (any ContinuationStreamProvider)?
 
     init(activityType: String, application: Application) {
         self.activityType = activityType
@@ -54,6 +57,7 @@ public final class Continuation {
             return false
         }
         isFinished = true
+        activity.continuationStreamProvider = streamProvider
         if let failure = application.deliver(activity, for: self, whenRestored: restored) {
             error = failure
             return false

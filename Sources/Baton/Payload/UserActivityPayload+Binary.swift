@@ -107,16 +107,17 @@ extension UserActivityPayload {
         return writer.bytes
     }
 
-    /// The activity type and expiration date of an encoded payload, read from its header
+    /// The activity type, expiration date and continuation-streams flag of an encoded payload, read from its header
     /// alone: for checking what a payload is without decoding its `userInfo`, which the app
     /// that continues it decodes.
     ///
     /// - Throws: ``UserActivityError/malformedPayload(_:)`` for bytes over
     ///   ``maximumEncodedSize`` or whose header is not a version-1 payload's.
-    public static func header(ofEncoded bytes: [UInt8]) throws -> (activityType: String, expirationDate: Date?) {
+    public static func header(ofEncoded bytes: [UInt8]) throws
+        -> (activityType: String, expirationDate: Date?, supportsContinuationStreams: Bool) {
         var reader = BinaryReader(bytes)
         let header = try Header(reading: &reader)
-        return (header.activityType, header.expirationDate)
+        return (header.activityType, header.expirationDate, header.flags & Flag.streams != 0)
     }
 
     /// The fields before the keywords, as written: what ``header(ofEncoded:)`` reads alone and

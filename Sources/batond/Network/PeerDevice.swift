@@ -36,6 +36,10 @@ final class PeerDevice {
     var lastReachBack: (link: ObjectIdentifier, at: Date, answer: ReachBack)?
     /// Whether this device is dialing it because it asked to be reached back.
     var isDialingBack = false
+    /// Continuation streams relayed over its link, by stream number.
+    var streams: [UInt32: StreamRelay] = [:]
+    /// Streams this device asked it to open, waiting for `streamOpened` or `streamClose`.
+    var streamOpens: [UInt32: (String?) -> Void] = [:]
 
     init(id: String) {
         self.id = id
@@ -52,7 +56,7 @@ final class PeerDevice {
     /// Whether nothing is left to keep for it but, when it is paired, its pin.
     var isIdle: Bool {
         link == nil && seenAt == nil && pairing == nil && fetches.isEmpty && linkWaiters.isEmpty && reachChecks.isEmpty
-            && !isDialingBack
+            && !isDialingBack && streams.isEmpty && streamOpens.isEmpty
     }
 
     /// Remembers that it fetched `activityID`, keeping the last ``PeerNetwork/rememberedFetches``.
@@ -76,6 +80,10 @@ final class PeerDevice {
         let checks = reachChecks
         reachChecks = [:]
         for finish in checks.values { finish(.unknown(reason)) }
+        let opens = streamOpens
+        streamOpens = [:]
+        for finish in opens.values { finish(reason) }
+        for relay in Array(streams.values) { relay.end(reason, tellDevice: false) }
     }
 
     /// Answers the calls waiting for its link.

@@ -415,6 +415,8 @@ final class PeerNetwork {
             answerReachBack(request, from: device, over: link)
         case .reachBackResult(let request, let problem):
             reachBackAnswered(request, problem: problem, by: device)
+        case .streamOpen, .streamOpened, .streamData, .streamCredit, .streamEnd, .streamClose:
+            received(streamMessage: message, from: device)
         case .ping, .pong:
             break
         case .unknown(let kind):

@@ -1,4 +1,5 @@
 import Baton
+import BatonGLib
 import BatonPeer
 
 /// What ``PeerNetwork`` reports to the service that owns it, and the one thing it asks of it:
@@ -24,4 +25,7 @@ protocol PeerNetworkDelegate: AnyObject {
     func devicesChanged()
     /// A paired device's person renamed it (``PeerDevice/name`` is the new name).
     func peerRenamed(_ device: PeerDevice)
+    /// The paired device `deviceID`, continuing this device's activity `activityID`, opens a
+    /// continuation stream: give the origin app its end and return the other, to relay.
+    func streamRequested(for activityID: String, by deviceID: String) async -> Result<BusFileDescriptor, UserActivityError>
 }

@@ -80,11 +80,14 @@ enum ActivitySource {
 final class ContinuationBroker {
     private let connection: BusConnection
     private let registry: AppRegistry
-    private let timeouts: Timeouts
-    private let logger: Logger
+    let timeouts: Timeouts
+    let logger: Logger
     /// Fetches paired devices' payloads and tells them of continuations: the owner of the
     /// broker, which owns the network too.
     weak var delegate: (any ContinuationBrokerDelegate)?
+    /// The continuations whose activity is with their app now (`CompleteContinuation` sent,
+    /// not answered), by token: only these open continuation streams.
+    var liveContinuations: [String: LiveContinuation] = [:]
 
     init(connection: BusConnection, registry: AppRegistry, timeouts: Timeouts, logger: Logger) {
         self.connection = connection
@@ -150,6 +153,9 @@ final class ContinuationBroker {
         do {
             let bytes: [UInt8]
             (bytes, fetchedAt) = try await fetched.value
+            let streams = (try? UserActivityPayload.header(ofEncoded: bytes).supportsContinuationStreams) ?? false
+            liveContinuations[token] = LiveContinuation(target: target, source: source, supportsStreams: streams)
+            defer { liveContinuations[token] = nil }
             _ = try await callApp(target.busName, "CompleteContinuation", [.string(token), .bytes(bytes)],
                                   timeout: timeouts.restore)
         } catch {
@@ -404,7 +410,7 @@ final class ContinuationBroker {
         }
     }
 
-    private func callApp(_ busName: String, _ method: String, _ arguments: [BusValue],
+    func callApp(_ busName: String, _ method: String, _ arguments: [BusValue],
                          timeout: Double) async throws -> [BusValue] {
         try await connection.call(busName, path: BatonService.applicationPath,
                                   interface: BatonService.applicationInterface, method: method,

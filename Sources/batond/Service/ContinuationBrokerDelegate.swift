@@ -1,3 +1,5 @@
+import BatonGLib
+
 /// What ``ContinuationBroker`` asks of its owner for activities of other devices: it fetches
 /// and tells nothing over the network itself.
 @MainActor
@@ -9,4 +11,10 @@ protocol ContinuationBrokerDelegate: AnyObject {
     func payload(of offer: Offer, from deviceID: String) async throws -> [UInt8]
     /// This device continued a paired device's offer: tell that device.
     func continued(_ offer: Offer, from deviceID: String)
+    /// Opens a continuation stream to the app a paired device's offer came from, relaying
+    /// `end` (one end of a local socket pair) over the link to that device.
+    ///
+    /// - Throws: ``ServiceError/activity(_:)``: 4609 when the device or its app cannot take
+    ///   it, 4610 when it does not answer in time.
+    func openStream(_ end: BusFileDescriptor, to offer: Offer, from deviceID: String) async throws
 }

@@ -155,6 +155,18 @@ extension Daemon: PeerNetworkDelegate {
         notifier.withdraw(key: Self.pairingKey(deviceID))
     }
 
+    func streamRequested(for activityID: String, by deviceID: String) async -> Result<BusFileDescriptor, UserActivityError> {
+        guard let (app, published) = registry.published(activityID) else {
+            return .failure(.connectionUnavailable("the activity \(activityID) is no longer offered"))
+        }
+        do {
+            return .success(try await broker.handStream(to: app, activityID: published.appActivityID,
+                                                        for: network.deviceName(deviceID)))
+        } catch {
+            return .failure(ServiceError.userActivityError(from: error))
+        }
+    }
+
     func peerRenamed(_ device: PeerDevice) {
         offers.rename(device: device.id, to: network.deviceName(device.id))
         refreshNotification(of: device.id)
@@ -175,5 +187,9 @@ extension Daemon: ContinuationBrokerDelegate {
 
     func continued(_ offer: Offer, from deviceID: String) {
         network.send(.continued(activityID: offer.id), to: deviceID)
+    }
+
+    func openStream(_ end: BusFileDescriptor, to offer: Offer, from deviceID: String) async throws {
+        try await network.openStream(end, activityID: offer.id, on: deviceID)
     }
 }

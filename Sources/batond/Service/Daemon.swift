@@ -116,6 +116,10 @@ final class Daemon {
                     try await broker.continueActivity(.payload(bytes, payload, teamID: teamID))
                     return []
                 }
+            case "OpenContinuationStream":
+                guard let token = arguments.at(0)?.string else { throw ServiceError.invalidArguments("expected (s)") }
+                let open = try broker.streamOpener(token: token, caller: call.sender)
+                answer(call) { [.fileDescriptor(try await open())] }
             case "AddOffer":
                 guard let bytes = arguments.at(0)?.bytes, let options = arguments.at(1)?.dictionary else {
                     throw ServiceError.invalidArguments("expected (ay, a{sv})")

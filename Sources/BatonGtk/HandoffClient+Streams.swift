@@ -1,0 +1,81 @@
+import Baton
+import BatonBus
+import BatonGLib
+
+/// Continuation streams through the service: the continuing side asks batond
+/// (`OpenContinuationStream`) with its continuation's token; the origin side receives its
+/// end (`ReceiveContinuationStream`) and hands it to the activity's delegate.
+extension HandoffClient {
+    /// Asks batond for a stream to the origin of the continuation `token`. The call goes out
+    /// before this returns, so it reaches batond ahead of the continuation's answer (the
+    /// restoration handler), while the continuation is still live there.
+    func openContinuationStream(token: String,
+                                completion: @escaping @MainActor (Result<any ContinuationStream, UserActivityError>) -> Void) {
+        guard let connection, let owner = trustedOwner else {
+            return completion(.failure(.connectionUnavailable("the Baton service is not running")))
+        }
+        connection.call(owner, path: BatonService.daemonPath, interface: BatonService.daemonInterface,
+                        method: "OpenContinuationStream", arguments: [.string(token)],
+                        timeout: Self.streamOpenTimeout) { result in
+            MainActor.assumeIsolated {
+                switch result {
+                case .success(let reply):
+                    guard case .fileDescriptor(let handle)? = reply.first, let descriptor = handle.take() else {
+                        return completion(.failure(.connectionUnavailable("the Baton service answered without a stream")))
+                    }
+                    completion(.success(SocketContinuationStream(taking: descriptor)))
+                case .failure(let error):
+                    completion(.failure(ServiceError.userActivityError(from: error)))
+                }
+            }
+        }
+    }
+
+    /// Seconds to wait for batond to open a stream (the origin may be on another device).
+    static let streamOpenTimeout = 20.0
+
+    /// `ReceiveContinuationStream(s activity_id, h stream)`: the app continuing this app's
+    /// activity opened a stream; the activity's delegate gets it, or it is closed.
+    func receiveContinuationStream(_ id: String, _ call: BusMethodCall) {
+        guard case .fileDescriptor(let handle)? = call.arguments.at(1), let descriptor = handle.take() else {
+            call.fail(with: ServiceError.invalidArguments("expected (s, h)"), sendingRecord: true)
+            return
+        }
+        let stream = SocketContinuationStream(taking: descriptor)
+        guard let activity = activityIDs.activity(for: id), activity.isValid else {
+            stream.close()
+            call.fail(with: ServiceError.unknownActivity(id), sendingRecord: true)
+            return
+        }
+        guard activity.supportsContinuationStreams else {
+            stream.close()
+            call.fail(with: UserActivityError.handoffFailed("\(activity.activityType) does not support continuation streams"),
+                      sendingRecord: true)
+            return
+        }
+        call.reply()
+        if let delegate = activity.delegate {
+            delegate.userActivity(activity, didReceive: stream)
+        } else {
+            stream.close()
+        }
+    }
+}
+
+/// Opens the streams of one continuation the service delivered, naming it by its token.
+@MainActor
+final class ServiceStreamOpener: ContinuationStreamProvider {
+    private let token: String
+    private weak var client: HandoffClient?
+
+    init(token: String, client: HandoffClient) {
+        self.token = token
+        self.client = client
+    }
+
+    func openContinuationStream(for activity: UserActivity,
+                                completion: @escaping @MainActor (Result<any ContinuationStream, UserActivityError>) -> Void) {
+        guard let client else { return completion(.failure(.connectionUnavailable("the app left the Baton service"))) }
+        client.openContinuationStream(token: token, completion: completion)
+    }
+}

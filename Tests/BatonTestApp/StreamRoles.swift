@@ -1,0 +1,87 @@
+import Baton
+import BatonGLib
+import Foundation
+
+/// Writes a line the tests read on standard error.
+@MainActor
+func note(_ line: String) {
+    FileHandle.standardError.write(Data("note: \(line)\n".utf8))
+}
+
+/// The origin's side of continuation streams, as `--streams MODE` asks: `echo` reads the
+/// request to its end and answers "echo: " and the request; `bytes:N` answers N bytes
+/// (byte i is i mod 251); `hang` holds the stream and never reads; `quit` exits the process;
+/// `close` closes it at once.
+@MainActor
+final class StreamOrigin: UserActivityDelegate {
+    let mode: String
+    private var held: [ContinuationStream] = []
+
+    init(mode: String) {
+        self.mode = mode
+    }
+
+    func userActivity(_ userActivity: UserActivity, didReceive stream: ContinuationStream) {
+        note("stream received")
+        if mode == "hang" { return held.append(stream) }
+        if mode == "quit" { exit(0) }
+        if mode == "close" { return stream.close() }
+        Task { @MainActor in
+            do {
+                let request = try await stream.readToEnd(limit: 16 << 20)
+                if mode.hasPrefix("bytes:"), let count = Int(mode.dropFirst("bytes:".count)) {
+                    var sent = 0
+                    while sent < count {
+                        let chunk = (sent..<min(count, sent + (256 << 10))).map { UInt8($0 % 251) }
+                        try await stream.write(chunk)
+                        sent += chunk.count
+                    }
+                } else {
+                    try await stream.write(Array("echo: ".utf8) + request)
+                }
+                stream.close()
+                note("stream answered")
+            } catch {
+                note("stream failed on the origin \((error as? UserActivityError)?.code ?? 0): \(error)")
+                stream.close()
+            }
+        }
+    }
+}
+
+/// The continuing side: inside `continue…`, opens a stream, sends `request`, closes its
+/// write half and reads the answer to its end, then says what came: its size and whether
+/// every byte is what `bytes:N` sends, or its text.
+@MainActor
+func requestOverStream(_ activity: UserActivity, request: [UInt8]) {
+    let started = Date()
+    activity.getContinuationStreams { stream, error in
+        guard let stream else {
+            note("stream failed \((error as? UserActivityError)?.code ?? 0): \(error.map { "\($0)" } ?? "")")
+            return
+        }
+        note("stream opened in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
+        if let seconds = option("--stream-timeout").flatMap(Double.init) { (stream as? SocketContinuationStream)?.timeout = seconds }
+        Task { @MainActor in
+            do {
+                try await stream.write(request)
+                stream.closeWrite()
+                var count = 0
+                var patterned = true
+                var text: [UInt8] = []
+                while true {
+                    let chunk = try await stream.read(maximumCount: 256 << 10)
+                    if chunk.isEmpty { break }
+                    for (offset, byte) in chunk.enumerated() where byte != UInt8((count + offset) % 251) { patterned = false }
+                    if text.count < 200 { text += chunk.prefix(200 - text.count) }
+                    count += chunk.count
+                }
+                stream.close()
+                note("stream answer \(count) bytes, patterned \(patterned): \(String(decoding: text, as: UTF8.self))")
+            } catch {
+                note("stream failed \((error as? UserActivityError)?.code ?? 0): \(error)")
+                stream.close()
+            }
+        }
+    }
+}
