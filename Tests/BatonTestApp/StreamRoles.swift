@@ -32,9 +32,10 @@ final class StreamOrigin: UserActivityDelegate {
                 if mode.hasPrefix("bytes:"), let count = Int(mode.dropFirst("bytes:".count)) {
                     var sent = 0
                     while sent < count {
-                        let chunk = (sent..<min(count, sent + (256 << 10))).map { UInt8($0 % 251) }
-                        try await stream.write(chunk)
-                        sent += chunk.count
+                        let length = min(count - sent, 256 << 10)
+                        let start = sent % 251
+                        try await stream.write(Array(Pattern.bytes[start..<start + length]))
+                        sent += length
                     }
                 } else {
                     try await stream.write(Array("echo: ".utf8) + request)
@@ -72,7 +73,7 @@ func requestOverStream(_ activity: UserActivity, request: [UInt8]) {
                 while true {
                     let chunk = try await stream.read(maximumCount: 256 << 10)
                     if chunk.isEmpty { break }
-                    for (offset, byte) in chunk.enumerated() where byte != UInt8((count + offset) % 251) { patterned = false }
+                    if patterned { patterned = Pattern.matches(chunk, at: count) }
                     if text.count < 200 { text += chunk.prefix(200 - text.count) }
                     count += chunk.count
                 }
@@ -82,6 +83,21 @@ func requestOverStream(_ activity: UserActivity, request: [UInt8]) {
                 note("stream failed \((error as? UserActivityError)?.code ?? 0): \(error)")
                 stream.close()
             }
+        }
+    }
+}
+
+/// The bytes `bytes:N` sends: byte i is i mod 251, so a shifted or lost byte shows.
+enum Pattern {
+    /// One chunk's worth and one period more, so any chunk is a slice of it.
+    static let bytes: [UInt8] = (0..<(251 + (256 << 10))).map { UInt8($0 % 251) }
+
+    /// Whether `chunk`, starting at byte `offset` of the stream, is the pattern.
+    static func matches(_ chunk: [UInt8], at offset: Int) -> Bool {
+        let start = offset % 251
+        guard chunk.count <= bytes.count - start else { return false }
+        return chunk.withUnsafeBytes { got in
+            bytes.withUnsafeBytes { memcmp(got.baseAddress!, $0.baseAddress! + start, chunk.count) == 0 }
         }
     }
 }

@@ -1,0 +1,91 @@
+import Foundation
+import ServiceFixtures
+import XCTest
+
+/// Continuation streams between apps on two devices: each app has a socket from its batond,
+/// and the batonds relay the bytes over their pinned link, with credit so that a stream
+/// never crowds out the link. Faults end both sides in time.
+final class ContinuationStreamPeerTests: XCTestCase {
+    private var devices: DevicePair!
+
+    override func setUpWithError() throws {
+        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
+        try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
+        devices = try DevicePair()
+        try devices.pair()
+    }
+
+    override func tearDown() {
+        if testRun?.hasSucceeded == false { devices?.printLogs() }
+        devices?.tearDown()
+    }
+
+    private func startNote(_ name: String, on session: ServiceSession, text: String, extra: [String]) throws -> NoteAppProcess {
+        let appID = extra.firstIndex(of: "--app-id").map { extra[$0 + 1] } ?? "org.baton.TestApp"
+        try session.installTestAppEntry(id: appID)
+        let app = NoteAppProcess(root: session.root, name: name)
+        app.child = try session.start(ServiceSession.product("BatonTestApp"), ["app", "--text", text] + extra,
+                                      name: name, environment: ["BATON_TRACE": app.traceURL.path])
+        guard session.waitForActivity(titled: "Note: \(text)") != nil else {
+            throw FixtureError("\(name) never registered its activity on its device")
+        }
+        return app
+    }
+
+    /// A's note answers streams as `mode` says; B's app continues it, asking over a stream.
+    private func continueAcross(mode: String, request: [String] = ["--stream-request", "attachments, please"])
+        throws -> (origin: NoteAppProcess, target: NoteAppProcess) {
+        let origin = try startNote("origin", on: devices.a, text: "draft", extra: ["--streams", mode])
+        let target = try startNote("target", on: devices.b, text: "idle",
+                                   extra: ["--app-id", "org.baton.Target"] + request)
+        let id = try XCTUnwrap(devices.b.waitForActivity(titled: "Note: draft", timeout: 15)?["id"] as? String)
+        let result = try devices.b.baton(["continue", id])
+        XCTAssertEqual(result.status, 0, result.errorOutput)
+        XCTAssertNotNil(target.waitForEvent("restored"))
+        XCTAssertEqual(target.outcomes.count, 1, "exactly one outcome: \(target.eventNames)")
+        return (origin, target)
+    }
+
+    func testARequestAndItsAnswerTravelBetweenTwoDevices() throws {
+        let (origin, target) = try continueAcross(mode: "echo")
+        XCTAssertTrue(waitUntil(timeout: 10) { target.child.log.contains("note: stream answer") }, target.child.log)
+        XCTAssertTrue(target.child.log.contains("stream answer 25 bytes, patterned false: echo: attachments, please"),
+                      target.child.log)
+        XCTAssertTrue(origin.child.log.contains("note: stream answered"), origin.child.log)
+        XCTAssertTrue(devices.batondB.log.contains("continuation stream"), devices.batondB.log)
+    }
+
+    func testFiftyMegabytesArriveWhole() throws {
+        let size = 50 << 20
+        let (_, target) = try continueAcross(mode: "bytes:\(size)")
+        XCTAssertTrue(waitUntil(timeout: 60) { target.child.log.contains("note: stream answer") || target.child.log.contains("stream failed") },
+                      target.child.log)
+        XCTAssertTrue(target.child.log.contains("stream answer \(size) bytes, patterned true"), target.child.log)
+    }
+
+    func testTheLinkDroppingEndsTheStreamOnBothSides() throws {
+        let (origin, target) = try continueAcross(mode: "hang", request: ["--stream-request-bytes", "\(8 << 20)"])
+        XCTAssertTrue(waitUntil(timeout: 10) { origin.child.log.contains("note: stream received") }, origin.child.log)
+        devices.batondA.stop()
+        XCTAssertTrue(waitUntil(timeout: 15) { target.child.log.contains("note: stream failed") }, target.child.log)
+        XCTAssertTrue(target.child.log.contains("stream failed 4609"), target.child.log)
+    }
+
+    func testAnOriginThatQuitsEndsTheStream() throws {
+        let (_, target) = try continueAcross(mode: "quit")
+        XCTAssertTrue(waitUntil(timeout: 10) {
+            target.child.log.contains("stream answer 0 bytes") || target.child.log.contains("stream failed 4609")
+        }, target.child.log)
+    }
+
+    func testAnOriginWithoutTheFlagRefusesTheStream() throws {
+        let origin = try startNote("origin", on: devices.a, text: "draft", extra: [])
+        let target = try startNote("target", on: devices.b, text: "idle",
+                                   extra: ["--app-id", "org.baton.Target", "--stream-request", "hello"])
+        let id = try XCTUnwrap(devices.b.waitForActivity(titled: "Note: draft", timeout: 15)?["id"] as? String)
+        XCTAssertEqual(try devices.b.baton(["continue", id]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 10) { target.child.log.contains("note: stream failed") }, target.child.log)
+        XCTAssertTrue(target.child.log.contains("stream failed 4608"), target.child.log)
+        XCTAssertFalse(origin.child.log.contains("stream received"))
+    }
+}
