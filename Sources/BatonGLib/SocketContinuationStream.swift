@@ -36,12 +36,16 @@ public final class SocketContinuationStream: ContinuationStream {
 
     public func read(maximumCount: Int) async throws -> [UInt8] {
         let count = max(1, min(maximumCount, Self.maximumReadCount))
-        var buffer = [UInt8](repeating: 0, count: count)
         while true {
             guard fileDescriptor >= 0 else { throw UserActivityError.connectionUnavailable("the stream is closed") }
-            let received = buffer.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, count, 0) }
-            if received >= 0 { return Array(buffer.prefix(received)) }
-            let failure = errno
+            let descriptor = fileDescriptor
+            var failure: Int32 = 0
+            let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                let received = recv(descriptor, buffer.baseAddress, count, 0)
+                initialized = max(0, received)
+                if received < 0 { failure = errno }
+            }
+            if failure == 0 { return bytes }
             guard failure == EAGAIN || failure == EWOULDBLOCK || failure == EINTR else {
                 throw Self.error(failure, reading: true)
             }

@@ -27,6 +27,11 @@ public final class PeerLink {
     public var onMessage: (PeerMessage) -> Void = { _ in }
     /// Runs once, with the reason, when the link closes for any reason but ``close(_:)``.
     public var onClose: (String) -> Void = { _ in }
+    /// Called each time queued bytes were written to the socket: a sender that fills the
+    /// queue (up to ``maximumQueuedBytes``) refills it here.
+    public var onWritten: () -> Void = {}
+    /// The bytes queued and not yet handed to the socket.
+    public var queuedByteCount: Int { outgoing.count }
     /// Runs with why each invalid offer of an `offers` message was left out (the valid ones
     /// still reach ``onMessage``).
     public var onDroppedOffer: (PeerProtocolError) -> Void = { _ in }
@@ -229,6 +234,7 @@ public final class PeerLink {
         if let error { return fail("write failed: \(error)") }
         if let closingReason, outgoing.isEmpty { return fail(closingReason) }
         writeNext()
+        onWritten()
     }
 
     private func checkKeepalive() {

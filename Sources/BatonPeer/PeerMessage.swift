@@ -132,7 +132,7 @@ public enum PeerMessage: Hashable, Sendable {
     /// The most offers one device sends at once.
     public static let maximumOffers = 64
     /// The most bytes one `streamData` message carries.
-    public static let maximumStreamChunk = 64 << 10
+    public static let maximumStreamChunk = 240 << 10
 
     private enum Kind: UInt8 {
         case hello = 1, pairRequest, pairConfirm, pairCancel, unpair, offers, fetch, payload, failure, continued,
@@ -188,7 +188,17 @@ public enum PeerMessage: Hashable, Sendable {
 
     /// The message as one frame.
     public var frame: [UInt8] {
-        PeerFrame.encode(kind: kind?.rawValue ?? unknownKind, body: BusValue.serialize(record: record))
+        if case .streamData(let stream, let bytes) = self {
+            return PeerFrame.encode(kind: Kind.streamData.rawValue, body: Self.streamDataBody(stream, bytes))
+        }
+        return PeerFrame.encode(kind: kind?.rawValue ?? unknownKind, body: BusValue.serialize(record: record))
+    }
+
+    /// A `streamData` body: the stream number (4 bytes, big-endian), then the bytes as they
+    /// are. The one body that is not a record: streams carry bulk data, which a record
+    /// would copy twice more.
+    private static func streamDataBody(_ stream: UInt32, _ bytes: [UInt8]) -> [UInt8] {
+        [UInt8(stream >> 24), UInt8(stream >> 16 & 0xff), UInt8(stream >> 8 & 0xff), UInt8(stream & 0xff)] + bytes
     }
 
     private var unknownKind: UInt8 {
@@ -245,8 +255,8 @@ public enum PeerMessage: Hashable, Sendable {
             return ["stream": .uint32(stream), "id": .string(activityID)]
         case .streamOpened(let stream), .streamEnd(let stream):
             return ["stream": .uint32(stream)]
-        case .streamData(let stream, let bytes):
-            return ["stream": .uint32(stream), "bytes": .bytes(bytes)]
+        case .streamData:
+            return [:]   // not a record: see streamDataBody
         case .streamCredit(let stream, let count):
             return ["stream": .uint32(stream), "count": .uint32(count)]
         case .streamClose(let stream, let reason):
@@ -272,6 +282,14 @@ public enum PeerMessage: Hashable, Sendable {
     public init(kind rawKind: UInt8, body: [UInt8], droppedOffers: inout [PeerProtocolError]) throws {
         guard let kind = Kind(rawValue: rawKind) else {
             self = .unknown(kind: rawKind)
+            return
+        }
+        if kind == .streamData {
+            guard body.count > 4, body.count - 4 <= Self.maximumStreamChunk else {
+                throw PeerProtocolError("streamData message: a stream number and 1 to \(Self.maximumStreamChunk) bytes")
+            }
+            let stream = UInt32(body[0]) << 24 | UInt32(body[1]) << 16 | UInt32(body[2]) << 8 | UInt32(body[3])
+            self = .streamData(stream: stream, bytes: Array(body[4...]))
             return
         }
         let record: [String: BusValue]
@@ -323,10 +341,7 @@ public enum PeerMessage: Hashable, Sendable {
         case .streamOpen: self = .streamOpen(stream: try fields.uint32("stream"), activityID: try fields.identifier("id"))
         case .streamOpened: self = .streamOpened(stream: try fields.uint32("stream"))
         case .streamData:
-            guard let bytes = record["bytes"]?.bytes, !bytes.isEmpty, bytes.count <= Self.maximumStreamChunk else {
-                throw PeerProtocolError("streamData message: \"bytes\" must be 1 to \(Self.maximumStreamChunk) bytes")
-            }
-            self = .streamData(stream: try fields.uint32("stream"), bytes: bytes)
+            throw PeerProtocolError("streamData message: read before the records")
         case .streamCredit: self = .streamCredit(stream: try fields.uint32("stream"), count: try fields.uint32("count"))
         case .streamEnd: self = .streamEnd(stream: try fields.uint32("stream"))
         case .streamClose:

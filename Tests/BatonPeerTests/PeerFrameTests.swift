@@ -21,6 +21,10 @@ final class PeerFrameTests: XCTestCase {
             .continued(activityID: "abc123"), .ping, .pong,
             .renamed(name: "Study laptop"), .reachBack(request: 9), .reachBackResult(request: 9, problem: ""),
             .reachBackResult(request: 10, problem: "cannot dial 10.0.0.2:48100: Connection refused"),
+            .streamOpen(stream: 3, activityID: "abc123"), .streamOpened(stream: 3),
+            .streamData(stream: 3, bytes: Array(0..<255).map(UInt8.init)),
+            .streamData(stream: 0xfedc_ba98, bytes: Array(repeating: 7, count: PeerMessage.maximumStreamChunk)),
+            .streamCredit(stream: 3, count: 1 << 19), .streamEnd(stream: 3), .streamClose(stream: 3, reason: "done"),
         ]
         var reader = FrameReader()
         let stream = messages.flatMap(\.frame)
@@ -108,7 +112,12 @@ final class PeerFrameTests: XCTestCase {
         }
         let longProblem = PeerMessage.reachBackResult(request: 1, problem: String(repeating: "x", count: 1025)).frame
         XCTAssertThrowsError(try PeerMessage(kind: longProblem[3], body: Array(longProblem.dropFirst(PeerFrame.headerSize))))
-        for message in [PeerMessage.renamed(name: "x"), .reachBack(request: 1), .reachBackResult(request: 1, problem: "")] {
+        // A streamData body is the stream number and 1 to maximumStreamChunk bytes.
+        for body: [UInt8] in [[0, 0, 0, 1], [0, 0, 1], [0, 0, 0, 1] + Array(repeating: 1, count: PeerMessage.maximumStreamChunk + 1)] {
+            XCTAssertThrowsError(try PeerMessage(kind: PeerMessage.streamData(stream: 1, bytes: [1]).frame[3], body: body))
+        }
+        for message in [PeerMessage.renamed(name: "x"), .reachBack(request: 1), .reachBackResult(request: 1, problem: ""),
+                        .streamOpen(stream: 1, activityID: "a"), .streamData(stream: 1, bytes: [1])] {
             XCTAssertFalse(message.isAllowedBeforePairing, "\(message) is for paired devices only")
         }
     }

@@ -1,3 +1,5 @@
+@testable import batond
+import BatonPeer
 import Foundation
 import ServiceFixtures
 import XCTest
@@ -83,5 +85,15 @@ final class ContinuationStreamServiceTests: ServiceTestCase {
                                       "--method", "org.baton.Daemon1.OpenContinuationStream", "no-such-token"])
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.errorOutput.contains("streams open only inside continue"), result.errorOutput)
+    }
+}
+
+/// The credit of every stream a link may carry fits in half of the link's queue, so streams
+/// alone never overflow it (which closes the link).
+@MainActor
+final class StreamWindowTests: XCTestCase {
+    func testTheStreamsOfALinkFitInItsQueue() async {
+        XCTAssertLessThanOrEqual(StreamRelay.window * PeerNetwork.maximumStreamsPerDevice, PeerLink.maximumQueuedBytes / 2)
+        XCTAssertLessThanOrEqual(PeerMessage.maximumStreamChunk + 4, PeerFrame.maximumBodySize)
     }
 }

@@ -122,6 +122,10 @@ final class BenchApp {
     let connection: BusConnection
     var payload: [UInt8] = []
     var restored = 0
+    /// Answers continuation streams, when set.
+    var streamOrigin: StreamOriginApp?
+    /// Runs before the app answers `CompleteContinuation`, with the continuation's token.
+    var whileContinuing: ((String) async throws -> Void)?
 
     init(connection: BusConnection, appID: String) async throws {
         self.connection = connection
@@ -132,7 +136,19 @@ final class BenchApp {
             case "Save": call.reply([.bytes(self.payload)])
             case "CompleteContinuation":
                 self.restored += 1
-                call.reply()
+                guard let work = self.whileContinuing else { return call.reply() }
+                let token = call.arguments.at(0)?.string ?? ""
+                Task { @MainActor in
+                    do {
+                        try await work(token)
+                        call.reply()
+                    } catch {
+                        call.fail(name: "org.bench.Error", message: "\(error)")
+                    }
+                }
+            case "ReceiveContinuationStream":
+                guard let origin = self.streamOrigin else { return call.fail(name: "org.bench.Error", message: "no streams") }
+                origin.receive(call)
             default: call.reply()
             }
         }

@@ -106,6 +106,30 @@ func run(batond: String) async throws {
     let fetch = try await timed { _ = try await daemonCall(busB, "Fetch", [.string(offerID)]) }
 
     let floor = try await measureFloor(payloadSize: origin.payload.count)
+
+    // Continuation streams: 100 MiB from A's app to B's app, five times, each beside the
+    // bare link; then the time to the first byte of ten small streams.
+    let streamSize = 100 << 20
+    let streamOrigin = StreamOriginApp()
+    origin.streamOrigin = streamOrigin
+    origin.payload = Array(try UserActivityPayload(activityType: activityType, title: "bench", userInfo: ["body": .string(text)],
+                                                   supportsContinuationStreams: true).encoded())
+    var streamTimes: [(first: Double, all: Double)] = []
+    var expected = streamSize
+    target.whileContinuing = { token in streamTimes.append(try await readStream(token: token, on: busB, expecting: expected)) }
+    var bareTimes: [Double] = []
+    for _ in 0..<5 {
+        streamOrigin.size = streamSize
+        _ = try await daemonCall(busB, "Continue", [.string(offerID)])
+        bareTimes.append(try await measureBareTransfer(size: streamSize))
+    }
+    let bulk = streamTimes
+    streamTimes = []
+    expected = 1024
+    streamOrigin.size = 1024
+    for _ in 0..<10 { _ = try await daemonCall(busB, "Continue", [.string(offerID)]) }
+    let firstBytes = streamTimes.map(\.first)
+    target.whileContinuing = nil
     print("Baton network figures: two batonds on loopback, pinned TLS 1.3 (GIO + glib-networking), \(samples) samples each")
     print("batond: \(batond); payload \(origin.payload.count) bytes; apps played by this process, answering at once")
     print("")
@@ -139,6 +163,15 @@ func run(batond: String) async throws {
     print(String(format: "    and 1 link round trip = %.2f ms (%.1fx the open-link floor); continuation / that: %.2fx",
                  fewest * 1000, fewest / median(floor.warm), median(continuation) / fewest))
     print("  as batond A logs the app's Save (medians, Inspect and fetches):                 \(step(saveA["Save"]))")
+    print("")
+    let streamRate = Double(streamSize) / median(bulk.map(\.all)) / 1_048_576
+    let bareRate = Double(streamSize) / median(bareTimes) / 1_048_576
+    print("continuation streams (medians of 5 runs of 100 MiB, each beside a run of the floor; of 10 small streams for the first byte):")
+    print(String(format: "  stream, A's app -> batond A -> pinned link -> batond B -> B's app   %7.1f MiB/s", streamRate))
+    print(String(format: "  floor: the same bytes over a bare pinned TLS link (256 KiB frames)    %7.1f MiB/s", bareRate))
+    print(String(format: "  stream / floor: %.0f %%   target >= 80 %%: %@", streamRate / bareRate * 100,
+                 streamRate / bareRate >= 0.8 ? "PASS" : "MISS"))
+    print("  first byte after OpenContinuationStream (open over the link, request, answer)  \(milliseconds(median(firstBytes)))")
     withExtendedLifetime((origin, target, busA, busB)) {}
 }
 

@@ -10,7 +10,7 @@ import Foundation
 /// keeps it from crowding out the link's other messages.
 extension PeerNetwork {
     /// The most streams open with one device at once.
-    static let maximumStreamsPerDevice = 8
+    static let maximumStreamsPerDevice = 4
     /// Seconds to wait for the device to say its app took the stream.
     static let streamOpenTimeout = 15.0
 

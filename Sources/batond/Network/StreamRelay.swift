@@ -30,8 +30,10 @@ final class StreamRelay {
     /// Called once, when the relay ends.
     var onEnd: (StreamRelay, String?) -> Void = { _, _ in }
 
-    /// The most bytes of one stream on their way in each direction.
-    static let window = 1 << 20
+    /// The most bytes of one stream on their way in each direction. All the streams a link
+    /// may carry (``PeerNetwork/maximumStreamsPerDevice``) fit in half the link's queue
+    /// (``PeerLink/maximumQueuedBytes``), so streams never overflow it.
+    static let window = 512 << 10
 
     init(id: UInt32, local: BusFileDescriptor, send: @escaping (PeerMessage) -> Bool) throws {
         guard let descriptor = local.take() else {
