@@ -46,13 +46,35 @@ final class ContinuationStreamPeerTests: XCTestCase {
         return (origin, target)
     }
 
+    /// What each batond holds: its open descriptors and its main context's GLib sources.
+    private func held() throws -> [[Int]] {
+        try [devices.a, devices.b].map { session in
+            let status = try DevicePair.status(of: session)
+            return [status["open-fds"] as? Int ?? -1, status["glib-sources"] as? Int ?? -1]
+        }
+    }
+
     func testARequestAndItsAnswerTravelBetweenTwoDevices() throws {
+        // A first continuation, without a stream, warms what batond makes once (its file
+        // monitors, the launcher's state), so that only what the stream holds is counted.
+        let warm = try startNote("warm", on: devices.a, text: "warm", extra: [])
+        _ = try startNote("warm-target", on: devices.b, text: "warm target", extra: ["--app-id", "org.baton.Target"])
+        let warmID = try XCTUnwrap(devices.b.waitForActivity(titled: "Note: warm", timeout: 15)?["id"] as? String)
+        XCTAssertEqual(try devices.b.baton(["continue", warmID]).status, 0)
+        warm.child.stop()
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = try held()
         let (origin, target) = try continueAcross(mode: "echo")
         XCTAssertTrue(waitUntil(timeout: 10) { target.child.log.contains("note: stream answer") }, target.child.log)
         XCTAssertTrue(target.child.log.contains("stream answer 25 bytes, patterned false: echo: attachments, please"),
                       target.child.log)
         XCTAssertTrue(origin.child.log.contains("note: stream answered"), origin.child.log)
         XCTAssertTrue(devices.batondB.log.contains("continuation stream"), devices.batondB.log)
+        for session in [devices.a, devices.b] {
+            XCTAssertTrue(waitUntil(timeout: 5) { try DevicePair.status(of: session)["streams"] as? Int == 0 },
+                          "the relays ended with the stream: \((try? DevicePair.status(of: session)) ?? [:])")
+        }
+        XCTAssertEqual(try held(), before, "no descriptor or GLib source left behind on either batond")
     }
 
     func testFiftyMegabytesArriveWhole() throws {
@@ -69,6 +91,7 @@ final class ContinuationStreamPeerTests: XCTestCase {
         devices.batondA.stop()
         XCTAssertTrue(waitUntil(timeout: 15) { target.child.log.contains("note: stream failed") }, target.child.log)
         XCTAssertTrue(target.child.log.contains("stream failed 4609"), target.child.log)
+        XCTAssertTrue(waitUntil(timeout: 5) { try DevicePair.status(of: self.devices.b)["streams"] as? Int == 0 })
     }
 
     func testAnOriginThatQuitsEndsTheStream() throws {

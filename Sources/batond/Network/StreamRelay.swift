@@ -88,19 +88,21 @@ final class StreamRelay {
         guard !isWriting else { return }
         isWriting = true
         Task { @MainActor in
-            defer { isWriting = false }
             while let chunk = queue.first, !isClosed {
                 do {
                     try await local.write(chunk)
                 } catch {
+                    isWriting = false
                     return end("the app took nothing: \(error)", tellDevice: true)
                 }
                 queue.removeFirst()
                 unacknowledged -= chunk.count
                 guard send(.streamCredit(stream: id, count: UInt32(chunk.count))) else {
+                    isWriting = false
                     return end("the link closed", tellDevice: false)
                 }
             }
+            isWriting = false
             if deviceEnded, !isClosed {
                 local.closeWrite()
                 endIfDone()
