@@ -24,16 +24,31 @@ final class ComposeWindow: MailWindow, UserActivityDelegate {
     /// The question asked before a written draft is closed, while it is shown.
     private var discardQuestion: Widgets.Widget?
     private let onSend: (ComposeWindow, MailMessage) -> Bool
+    /// Where attachments' bytes are kept.
+    let store: AttachmentStore
+    /// The attached files, in the order they were attached.
+    var attachments: [Attachment] = []
+    /// Attachments whose bytes are not here, with why (by SHA-256).
+    var missingAttachments: [String: String] = [:]
+    /// Attachments on their way from the device the draft came from (by SHA-256).
+    var receivingAttachments: Set<String> = []
+    /// The row under the fields that lists the attachments.
+    let attachmentsBox = gtk_flow_box_new()!
+    /// The file chooser, while it is open.
+    var fileChooser: OpaquePointer?
 
-    init(application: BatonApplication, draftID: UUID = UUID(),
+    init(application: BatonApplication, draftID: UUID = UUID(), store: AttachmentStore,
          onSend: @escaping (ComposeWindow, MailMessage) -> Bool) {
         self.draftID = draftID
         self.onSend = onSend
+        self.store = store
         super.init(application: application, title: "New Message", width: 640, height: 520)
         buildLayout()
 
         let activity = UserActivity(activityType: MailActivities.compose, center: application.center)
         activity.delegate = self
+        // Attachments travel through continuation streams (userActivity(_:didReceive:)).
+        activity.supportsContinuationStreams = true
         try? activity.setWebpageURL(MailActivities.draftURL(draftID))
         userActivity = activity
         refreshTitle()
@@ -46,6 +61,7 @@ final class ComposeWindow: MailWindow, UserActivityDelegate {
         GObjectSignals.connect(toEntry, "changed") { [weak self] in self?.refreshTitle() }
         addAction("send") { [weak self] in self?.send() }
         addAction("close") { [weak self] in self?.close() }
+        addAction("attach") { [weak self] in self?.chooseAttachments() }
     }
 
     private var buffer: UnsafeMutablePointer<GtkTextBuffer> {
@@ -56,6 +72,8 @@ final class ComposeWindow: MailWindow, UserActivityDelegate {
         setTitleWidget(windowTitle)
         packEnd(Widgets.button(label: "_Send", action: "win.send", tooltip: "Send (Ctrl+Enter)",
                                classes: ["suggested-action"]))
+        packEnd(Widgets.button(icon: "mail-attachment-symbolic", action: "win.attach",
+                               tooltip: "Attach Files (Ctrl+Shift+A)"))
 
         let fields = gtk_grid_new()!
         gtk_grid_set_row_spacing(fields.cast(to: GtkGrid.self), 6)
@@ -76,6 +94,8 @@ final class ComposeWindow: MailWindow, UserActivityDelegate {
 
         let content = Widgets.box(GTK_ORIENTATION_VERTICAL)
         Widgets.append(fields, to: content)
+        buildAttachmentsRow()
+        Widgets.append(attachmentsBox, to: content)
         Widgets.append(gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), to: content)
         Widgets.append(Widgets.scrolled(bodyView), to: content)
         setContent(content)
@@ -88,7 +108,7 @@ final class ComposeWindow: MailWindow, UserActivityDelegate {
         return DraftState(
             draftID: draftID, to: Widgets.text(of: toEntry), cc: Widgets.text(of: ccEntry),
             subject: Widgets.text(of: subjectEntry), body: Widgets.text(ofBuffer: buffer),
-            cursor: Int(gtk_text_iter_get_offset(&cursorIter)), inReplyTo: inReplyTo)
+            cursor: Int(gtk_text_iter_get_offset(&cursorIter)), inReplyTo: inReplyTo, attachments: attachments)
     }
 
     /// Fills the fields from `draft`, cursor included, and puts the focus in the body.
@@ -102,6 +122,8 @@ final class ComposeWindow: MailWindow, UserActivityDelegate {
         gtk_text_buffer_get_iter_at_offset(buffer, &cursor, Int32(clamping: draft.cursor))
         gtk_text_buffer_place_cursor(buffer, &cursor)
         gtk_widget_grab_focus(draft.to.isEmpty ? toEntry : bodyView)
+        attachments = draft.attachments
+        noteMissingAttachments()
     }
 
     override func updateUserActivityState(_ userActivity: UserActivity) {
@@ -118,7 +140,9 @@ final class ComposeWindow: MailWindow, UserActivityDelegate {
         if let problem = reading.problemDescription {
             Logger(label: "mailcomposer").warning("\(problem)")
             banner.showError(problem)
-        } else {
+        } else if let missing = missingDescription {
+            banner.showError(missing)
+        } else if receivingAttachments.isEmpty {
             banner.hide()
         }
     }
@@ -190,6 +214,13 @@ final class ComposeWindow: MailWindow, UserActivityDelegate {
     func userActivityWasContinued(_ userActivity: UserActivity) {
         userActivity.invalidate()
         destroy()
+    }
+
+    /// The device continuing this draft asks for its attachments.
+    func userActivity(_ userActivity: UserActivity, didReceive stream: ContinuationStream) {
+        let attachments = attachments
+        let store = store
+        Task { @MainActor in await AttachmentTransfer.serve(stream, attachments: attachments, store: store) }
     }
 }
 

@@ -25,6 +25,27 @@ struct DraftReading: Equatable {
         draft.body = readText("body", from: userInfo) ?? ""
         draft.cursor = readCursor(from: userInfo, bodyLength: draft.body.unicodeScalars.count)
         draft.inReplyTo = readText("inReplyTo", from: userInfo)
+        draft.attachments = readAttachments(from: userInfo)
+    }
+
+    /// The attachments that can be read (name, size, SHA-256), at most
+    /// ``Attachment/maximumCount``; the field is unreadable when any entry is not one.
+    private mutating func readAttachments(from userInfo: [String: UserInfoValue]) -> [Attachment] {
+        switch userInfo["attachments"] {
+        case nil, .null?:
+            return []
+        case .array(let items)?:
+            let attachments = items.compactMap(Attachment.init)
+            if attachments.count != items.count || attachments.count > Attachment.maximumCount {
+                unreadableFields.append(UnreadableDraftField(key: "attachments",
+                                                             expected: "a list of files, each with a name, size and sha256"))
+            }
+            return Array(attachments.prefix(Attachment.maximumCount))
+        default:
+            unreadableFields.append(UnreadableDraftField(key: "attachments",
+                                                         expected: "a list of files, each with a name, size and sha256"))
+            return []
+        }
     }
 
     /// What to tell the person about the fields that could not be read, or nil if all could.

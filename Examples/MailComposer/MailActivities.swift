@@ -31,11 +31,14 @@ struct DraftState: Encodable, Equatable {
     var cursor = 0
     /// The Message-ID of the message this draft replies to.
     var inReplyTo: String?
+    /// The attached files: names, sizes and digests (the bytes travel through a
+    /// continuation stream).
+    var attachments: [Attachment] = []
 
     init(version: Int = 1, draftID: UUID, to: String = "", cc: String = "", subject: String = "", body: String = "",
-         cursor: Int = 0, inReplyTo: String? = nil) {
+         cursor: Int = 0, inReplyTo: String? = nil, attachments: [Attachment] = []) {
         (self.version, self.draftID, self.to, self.cc, self.subject) = (version, draftID, to, cc, subject)
-        (self.body, self.cursor, self.inReplyTo) = (body, cursor, inReplyTo)
+        (self.body, self.cursor, self.inReplyTo, self.attachments) = (body, cursor, inReplyTo, attachments)
     }
 }
 

@@ -64,21 +64,28 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
     }
 
     /// Opens a compose window for each `mailto:` link (from the command line, a second
-    /// launch, the desktop); a link that cannot be read opens nothing and says why.
+    /// launch, the desktop); a link that cannot be read opens nothing and says why. Files
+    /// (`--attach`, or opened with the app from the desktop) are attached to the last
+    /// message opened with them, or to a new one. A `mailto:` link itself never attaches
+    /// anything: a web page must not be able to attach a person's files.
     private func open(_ links: [String]) {
         showStartupWindows()
-        for link in links {
+        let files = links.compactMap { link in link.hasPrefix("file:") ? URL(string: link) : nil }.filter(\.isFileURL)
+        var last: ComposeWindow?
+        for link in links where !link.hasPrefix("file:") {
             do {
                 let mailto = try MailtoLink(uri: link)
                 let compose = openCompose()
                 compose.fill(with: DraftState(draftID: compose.draftID, to: mailto.to, cc: mailto.cc,
                                               subject: mailto.subject, body: mailto.body,
                                               cursor: mailto.body.unicodeScalars.count))
+                last = compose
             } catch {
                 logger.warning("could not open a link: \(error)")
                 liveMainWindow?.banner.showError("Could not open a link: \(error).")
             }
         }
+        if !files.isEmpty { (last ?? openCompose()).attach(files) }
     }
 
     /// The About window (`AdwAboutWindow`), over the active window.
@@ -133,7 +140,8 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
 
     @discardableResult
     func openCompose(draftID: UUID = UUID()) -> ComposeWindow {
-        let window = ComposeWindow(application: self, draftID: draftID) { [weak self] _, message in
+        let window = ComposeWindow(application: self, draftID: draftID, store: AttachmentStore(dataDirectory: store.directory)) {
+            [weak self] _, message in
             self?.send(message) ?? false
         }
         window.present()
@@ -172,7 +180,10 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
         switch userActivity.activityType {
         case MailActivities.compose:
             let draftID = DraftReading(userInfo: userActivity.userInfo).draft.draftID
-            restorationHandler([openCompose(draftID: draftID)])
+            let window = openCompose(draftID: draftID)
+            // Before the restoration handler: the stream opens only while the continuation does.
+            window.receiveAttachments(of: userActivity)
+            restorationHandler([window])
             return true
         case MailActivities.read:
             main.present()

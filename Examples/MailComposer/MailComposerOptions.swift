@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// Command-line options, for scripting and demos.
 struct MailComposerOptions: ParsableArguments {
@@ -28,6 +29,10 @@ struct MailComposerOptions: ParsableArguments {
 
     @Option(help: "Body of the new message.")
     var body: String?
+
+    @Option(name: .customLong("attach"), help: ArgumentHelp("A file to attach to the new message (repeatable).",
+                                                            valueName: "file"))
+    var attachments: [String] = []
 
     @Option(name: .customLong("state-dir"),
             help: ArgumentHelp("Where open windows are saved for the next launch.",
@@ -59,9 +64,10 @@ struct MailComposerOptions: ParsableArguments {
     /// which a second instance passes to the first.
     var applicationArguments: [String] {
         (gapplicationService ? ["--gapplication-service"] : []) + links + (composeLink.map { [$0.uri] } ?? [])
+            + attachments.map { URL(fileURLWithPath: $0).absoluteURL.absoluteString }
     }
 
     var wantsCompose: Bool {
-        compose || to != nil || cc != nil || subject != nil || body != nil
+        compose || to != nil || cc != nil || subject != nil || body != nil || !attachments.isEmpty
     }
 }

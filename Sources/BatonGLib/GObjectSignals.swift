@@ -58,6 +58,26 @@ public enum GObjectSignals {
                                               box, releaseHandler), box)
     }
 
+    /// Runs `body` with the signal's argument each time `signal` is emitted on `instance`,
+    /// for signals whose C handler takes one `gint` before the user data, such as
+    /// `GtkNativeDialog::response` and `GtkDialog::response`.
+    @discardableResult
+    public static func connectInt(_ instance: UnsafeMutableRawPointer, _ signal: String,
+                                  _ body: @escaping @MainActor (Int32) -> Void) -> gulong {
+        let box = Unmanaged.passRetained(IntSignalHandler(body)).toOpaque()
+        let trampoline: @convention(c) (gpointer?, gint, gpointer?) -> Void = { _, value, data in
+            guard let data else { return }
+            let handler = Unmanaged<IntSignalHandler>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { handler.body(value) }
+        }
+        let id = baton_signal_connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self), box, { data, _ in
+            guard let data else { return }
+            Unmanaged<IntSignalHandler>.fromOpaque(data).release()
+        })
+        if id == 0 { Unmanaged<IntSignalHandler>.fromOpaque(box).release() }
+        return id
+    }
+
     /// Releases the handler's box when GLib did not take it (handler id 0).
     private static func connected(_ handlerID: gulong, _ box: UnsafeMutableRawPointer) -> gulong {
         if handlerID == 0 { Unmanaged<SignalHandler>.fromOpaque(box).release() }
@@ -67,6 +87,15 @@ public enum GObjectSignals {
     private static let releaseHandler: GClosureNotify = { data, _ in
         guard let data else { return }
         Unmanaged<SignalHandler>.fromOpaque(data).release()
+    }
+}
+
+/// The closure of a signal connected with ``GObjectSignals/connectInt(_:_:_:)``.
+private final class IntSignalHandler: Sendable {
+    let body: @MainActor (Int32) -> Void
+
+    init(_ body: @escaping @MainActor (Int32) -> Void) {
+        self.body = body
     }
 }
 

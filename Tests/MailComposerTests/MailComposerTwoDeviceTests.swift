@@ -74,4 +74,100 @@ final class MailComposerTwoDeviceTests: XCTestCase {
                       "the draft window closed on A")
         if let pid = onB.pid { kill(pid, SIGTERM) }
     }
+
+    /// Starts MailComposer on A with a draft holding `files`, installs it on B, continues the
+    /// draft on B and returns both apps once B restored it.
+    private func continueDraft(attaching files: [URL], subject: String,
+                               beforeContinuing: (MailComposerProcess) throws -> Void = { _ in })
+        throws -> (onA: MailComposerProcess, onB: MailComposerProcess) {
+        try devices.pair()
+        let onB = MailComposerProcess(root: devices.b.root.appendingPathComponent("mail-b"))
+        onB.display = displayB.name
+        apps.append(onB)
+        try FileManager.default.createDirectory(at: onB.root, withIntermediateDirectories: true)
+        try onB.desktopEntryStartingThisInstance()
+            .write(to: devices.b.dataHome.appendingPathComponent("applications/org.example.MailComposer.desktop"),
+                   atomically: true, encoding: .utf8)
+        let onA = MailComposerProcess(root: devices.a.root.appendingPathComponent("mail-a"))
+        apps.append(onA)
+        try FileManager.default.createDirectory(at: onA.root, withIntermediateDirectories: true)
+        try onA.launch(["--to", "bob@example.org", "--subject", subject] + files.flatMap { ["--attach", $0.path] },
+                       environment: devices.a.environment)
+        let offer = try XCTUnwrap(devices.b.waitForActivity(titled: "Draft: \(subject)", timeout: 15), "B lists A's draft")
+        try beforeContinuing(onA)
+        let result = try devices.b.baton(["continue", XCTUnwrap(offer["id"] as? String)])
+        XCTAssertEqual(result.status, 0, result.errorOutput)
+        let restored = try XCTUnwrap(onB.waitForEvent { $0.event == "restored" }, "MailComposer on B restored the draft")
+        onB.pid = (restored["pid"] as? Int).map(Int32.init)
+        return (onA, onB)
+    }
+
+    /// Writes `size` bytes that differ from run to run to a file named `name`.
+    private func file(_ name: String, size: Int) throws -> URL {
+        let url = devices.a.root.appendingPathComponent(name)
+        var bytes = [UInt8](repeating: 0, count: size)
+        var generator = SystemRandomNumberGenerator()
+        for index in stride(from: 0, to: size, by: 8) {
+            withUnsafeBytes(of: generator.next()) { random in
+                for offset in 0..<min(8, size - index) { bytes[index + offset] = random[offset] }
+            }
+        }
+        try Data(bytes).write(to: url)
+        return url
+    }
+
+    /// The attachments the app's own last save of its draft lists (an update pass, after
+    /// the attachments arrived or were found missing).
+    private func attachmentsSaved(by app: MailComposerProcess) -> [String] {
+        var names: [String] = []
+        waitUntil(timeout: 10) {
+            let saved = app.events().last { ($0["event"] as? String) == "updated" && ($0["type"] as? String) == "org.example.mail.compose" }
+            names = ((saved?["userInfo"] as? [String: Any])?["attachments"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            return !names.isEmpty
+        }
+        return names
+    }
+
+    func testADraftsAttachmentsMoveWithItByteForByte() throws {
+        let big = try file("measurements.bin", size: 50 << 20)
+        let small = try file("notes.txt", size: 1000)
+        let (onA, onB) = try continueDraft(attaching: [big, small], subject: "With files")
+        // MailComposer on B was started by batond B, and writes to its log.
+        XCTAssertTrue(waitUntil(timeout: 60) { devices.batondB.log.contains("received 2 attachment(s)") || devices.batondB.log.contains("Missing attachments") },
+                      devices.batondB.log)
+        XCTAssertTrue(devices.batondB.log.contains("received 2 attachment(s): measurements.bin, notes.txt"), devices.batondB.log)
+        let store = onB.dataDirectory.appendingPathComponent("attachments")
+        for source in [big, small] {
+            let original = try Data(contentsOf: source)
+            let names = try FileManager.default.contentsOfDirectory(atPath: store.path).filter { !$0.hasPrefix(".") }
+            let copies = try names.map { try Data(contentsOf: store.appendingPathComponent($0)) }
+            XCTAssertTrue(copies.contains(original), "\(source.lastPathComponent) arrived byte for byte")
+        }
+        // What the window holds: its next save lists both files, none missing.
+        XCTAssertEqual(attachmentsSaved(by: onB), ["measurements.bin", "notes.txt"])
+        XCTAssertNotNil(onA.waitForEvent { $0.event == "was-continued" })
+        if let folder = ProcessInfo.processInfo.environment["BATON_SCREENSHOTS"] {
+            _ = try devices.b.run(URL(fileURLWithPath: "/usr/bin/import"),
+                                  ["-display", displayB.name, "-window", "root", "\(folder)/attachments-device-b.png"])
+        }
+    }
+
+    func testAnAttachmentThatCannotBeSentIsSaidMissingAndTheDraftStillMoves() throws {
+        let kept = try file("kept.txt", size: 2000)
+        let lost = try file("lost.txt", size: 3000)
+        let (_, onB) = try continueDraft(attaching: [kept, lost], subject: "One file lost") { onA in
+            // A loses one file's bytes from its store before B asks for them.
+            let store = onA.dataDirectory.appendingPathComponent("attachments")
+            let lostBytes = try Data(contentsOf: lost)
+            for name in try FileManager.default.contentsOfDirectory(atPath: store.path)
+            where (try? Data(contentsOf: store.appendingPathComponent(name))) == lostBytes {
+                try FileManager.default.removeItem(at: store.appendingPathComponent(name))
+            }
+        }
+        XCTAssertTrue(waitUntil(timeout: 20) { devices.batondB.log.contains("Missing attachments") }, devices.batondB.log)
+        XCTAssertTrue(devices.batondB.log.contains("Missing attachments: lost.txt (the other device did not send it)"), devices.batondB.log)
+        XCTAssertTrue(devices.batondB.log.contains("received 1 attachment(s): kept.txt"), devices.batondB.log)
+        XCTAssertEqual(attachmentsSaved(by: onB), ["kept.txt", "lost.txt"],
+                       "the missing file stays listed, never silently dropped")
+    }
 }
