@@ -27,7 +27,7 @@ extension ComposeWindow {
         }
         for attachment in attachments {
             let chip = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["card"])
-            Widgets.margins(chip, 0)
+            gtk_widget_set_halign(chip, GTK_ALIGN_START)
             let icon = gtk_image_new_from_icon_name(missingAttachments[attachment.sha256] != nil
                                                     ? "dialog-warning-symbolic" : "mail-attachment-symbolic")!
             gtk_widget_set_margin_start(icon, 8)

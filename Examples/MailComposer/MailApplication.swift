@@ -55,6 +55,7 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
         setAccelerators(["<Control>question"], for: "win.show-help-overlay")
         setAccelerators(["<Control>Return", "<Control>KP_Enter"], for: "win.send")
         setAccelerators(["<Control>w"], for: "win.close")
+        setAccelerators(["<Control><Shift>a"], for: "win.attach")
         setAccelerators(["<Control>r"], for: "win.reply")
     }
 

@@ -13,7 +13,7 @@ enum ShortcutsWindow {
     }
 
     private static let groups: [(title: String, shortcuts: [(title: String, accelerator: String)])] = [
-        ("Messages", [("New message", "<Control>n"), ("Reply", "<Control>r"), ("Send", "<Control>Return")]),
+        ("Messages", [("New message", "<Control>n"), ("Reply", "<Control>r"), ("Attach files", "<Control><Shift>a"), ("Send", "<Control>Return")]),
         ("General", [("Main menu", "F10"), ("Keyboard shortcuts", "<Control>question"),
                      ("Close window", "<Control>w"), ("Quit", "<Control>q")]),
     ]

@@ -90,7 +90,11 @@ class MailComposerScenarios: XCTestCase {
 
     func checkQuitAndRelaunchRestoresTheDraftIntoTheWindow() throws {
         let first = app()
-        try first.launch(["--to", "carol@example.org", "--subject", "Restore me", "--body", "Line one"])
+        try FileManager.default.createDirectory(at: first.root, withIntermediateDirectories: true)
+        let attachment = first.root.appendingPathComponent("plan.txt")
+        try "the plan".write(to: attachment, atomically: true, encoding: .utf8)
+        try first.launch(["--to", "carol@example.org", "--subject", "Restore me", "--body", "Line one",
+                          "--attach", attachment.path])
         XCTAssertNotNil(first.waitForEvent { $0.event == "current" && $0.title == "Draft: Restore me" })
         let window = try XCTUnwrap(first.windows(titled: "Restore me").first)
         try first.type(", line two", into: window)
@@ -119,6 +123,10 @@ class MailComposerScenarios: XCTestCase {
         XCTAssertEqual(readBack.flatMap(body(of:)), "Line one, line two",
                        "saving on SIGTERM reads the text back from the restored window's fields")
         XCTAssertEqual(readBack?.userInfo?["to"] as? String, "carol@example.org")
+        let attachments = readBack?.userInfo?["attachments"] as? [[String: Any]] ?? []
+        XCTAssertEqual(attachments.compactMap { $0["name"] as? String }, ["plan.txt"], "the attachment survives a relaunch")
+        XCTAssertEqual(attachments.first?["size"] as? Int, "the plan".utf8.count)
+        XCTAssertFalse(second.log.contains("Missing attachments"), "its file is found after the relaunch: \(second.log)")
     }
 
     func checkSendingAppendsToTheSentFolderAndClosesTheDraft() throws {
