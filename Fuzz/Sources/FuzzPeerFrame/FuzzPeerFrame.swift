@@ -170,6 +170,12 @@ enum PeerSeeds {
             "failures": (0x10, [.failure(request: 7, .userInfoTooLarge(size: 100_000, limit: 65_536)),
                                 .failure(request: 8, .remoteApplicationTimedOut("slow")), .failure(request: 9, .cancelled)]),
             "unpaired-offers": (0x80, [.offers([])]),
+            "streams": (0x0B, [.streamOpen(stream: 3, activityID: "abc123"), .streamOpened(stream: 3),
+                               .streamData(stream: 3, bytes: Array("attachments, please".utf8)),
+                               .streamCredit(stream: 3, count: 19), .streamEnd(stream: 3),
+                               .streamClose(stream: 3, reason: "")]),
+            "rename-reach": (0x09, [.renamed(name: "Study laptop"), .reachBack(request: 4),
+                                    .reachBackResult(request: 4, problem: "")]),
         ]
         var seeds: [String: [UInt8]] = [:]
         for (name, stream) in streams {

@@ -40,6 +40,8 @@ final class PeerDevice {
     var streams: [UInt32: StreamRelay] = [:]
     /// Streams this device asked it to open, waiting for `streamOpened` or `streamClose`.
     var streamOpens: [UInt32: (String?) -> Void] = [:]
+    /// Streams it asked this device to open, while this device's app is being asked.
+    var streamsBeingOpened: Set<UInt32> = []
 
     init(id: String) {
         self.id = id
@@ -56,7 +58,7 @@ final class PeerDevice {
     /// Whether nothing is left to keep for it but, when it is paired, its pin.
     var isIdle: Bool {
         link == nil && seenAt == nil && pairing == nil && fetches.isEmpty && linkWaiters.isEmpty && reachChecks.isEmpty
-            && !isDialingBack && streams.isEmpty && streamOpens.isEmpty
+            && !isDialingBack && streams.isEmpty && streamOpens.isEmpty && streamsBeingOpened.isEmpty
     }
 
     /// Remembers that it fetched `activityID`, keeping the last ``PeerNetwork/rememberedFetches``.

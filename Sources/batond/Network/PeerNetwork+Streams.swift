@@ -116,7 +116,7 @@ extension PeerNetwork {
     private func answerStreamOpen(_ id: UInt32, activityID: String, from device: PeerDevice) {
         let deviceID = device.id
         let theirParity: UInt32 = deviceID < identity.deviceID ? 1 : 0
-        guard id & 1 == theirParity, device.streams[id] == nil else {
+        guard id & 1 == theirParity, device.streams[id] == nil, !device.streamsBeingOpened.contains(id) else {
             send(.streamClose(stream: id, reason: "stream number \(id) is not the sender's to choose"), to: deviceID)
             return
         }
@@ -124,14 +124,16 @@ extension PeerNetwork {
             send(.streamClose(stream: id, reason: "it is not continuing that activity"), to: deviceID)
             return
         }
-        guard device.streams.count < Self.maximumStreamsPerDevice else {
+        guard device.streams.count + device.streamsBeingOpened.count < Self.maximumStreamsPerDevice else {
             send(.streamClose(stream: id, reason: "too many streams open"), to: deviceID)
             return
         }
         guard let link = device.link else { return }
+        device.streamsBeingOpened.insert(id)
         Task { @MainActor in
             let result = await delegate?.streamRequested(for: activityID, by: deviceID)
                 ?? .failure(.connectionUnavailable("batond is stopping"))
+            device.streamsBeingOpened.remove(id)
             guard link.isOpen, device.link === link, isPaired(deviceID) else {
                 if case .success(let end) = result { end.close() }
                 return

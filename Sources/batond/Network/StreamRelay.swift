@@ -112,7 +112,9 @@ final class StreamRelay {
 
     /// The device may send `count` more bytes.
     func granted(_ count: UInt32) {
-        credit += Int(count)
+        // Never more than one window, whatever the device says: more would only fill the
+        // link's queue, which closes the link.
+        credit = min(credit + Int(count), Self.window)
         guard credit > 0, let waiter = creditWaiter else { return }
         creditWaiter = nil
         waiter.resume(returning: true)
