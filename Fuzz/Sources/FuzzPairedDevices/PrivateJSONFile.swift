@@ -1,0 +1,1 @@
+../../../Sources/batond/PrivateJSONFile.swift
