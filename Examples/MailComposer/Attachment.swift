@@ -24,6 +24,7 @@ struct Attachment: Encodable, Equatable, Hashable {
         guard case .dictionary(let fields) = value, let name = fields["name"]?.stringValue,
               let size = fields["size"]?.intValue, let sha256 = fields["sha256"]?.stringValue,
               !name.isEmpty, name.utf8.count <= 255, !name.contains("/"), name != ".", name != "..",
+              !ActivityLimits.containsUnsafe(name),
               (0...Self.maximumSize).contains(size), Self.isDigest(sha256)
         else { return nil }
         self.init(name: name, size: size, sha256: sha256)
@@ -31,6 +32,19 @@ struct Attachment: Encodable, Equatable, Hashable {
 
     init(name: String, size: Int, sha256: String) {
         (self.name, self.size, self.sha256) = (name, size, sha256)
+    }
+
+    /// `name` as an attachment may be named: no control characters, line separators or
+    /// bidirectional controls (which could make "invoice‮fdp.exe" read as a PDF), no
+    /// slashes, at most 255 bytes.
+    static func cleanName(_ name: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars {
+            scalars.append(ActivityLimits.isUnsafe(scalar) || scalar == "/" ? "_" : scalar)
+        }
+        var clean = String(scalars)
+        while clean.utf8.count > 255 { clean.removeFirst() }
+        return clean.isEmpty || clean == "." || clean == ".." ? "attachment" : clean
     }
 
     /// The size as a person reads it: "12 KB", "3.4 MB".

@@ -37,7 +37,7 @@ struct AttachmentStore {
             throw AttachmentError("\(source.lastPathComponent) cannot be read")
         }
         defer { try? input.close() }
-        let incoming = try Incoming(store: self, name: source.lastPathComponent, expected: nil)
+        let incoming = try Incoming(store: self, name: Attachment.cleanName(source.lastPathComponent), expected: nil)
         while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
             try incoming.append(Array(chunk))
         }

@@ -173,7 +173,11 @@ extension ComposeWindow {
         refreshAttachmentsRow()
         userActivity?.needsSave = true
         logger.info("received \(outcome.received.count) attachment(s): \(outcome.received.map(\.name).joined(separator: ", "))")
-        if let missing = missingDescription {
+        // Named from the outcome: when no stream could be opened this runs before the
+        // restoration fills the window's list.
+        if !outcome.missing.isEmpty {
+            let missing = "Missing attachments: "
+                + outcome.missing.map { "\($0.attachment.name) (\($0.reason))" }.joined(separator: ", ")
             logger.warning("\(missing)")
             banner.showError(missing)
         } else {

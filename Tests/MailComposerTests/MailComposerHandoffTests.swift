@@ -178,6 +178,20 @@ class MailComposerHandoffScenarios: XCTestCase {
                              + "subject (expected text), cursor (expected a number)")
         }, app.log)
         try screenshot("draft-with-unreadable-subject")
+
+        // Attachments from elsewhere: a name with a bidirectional override, or not a file at
+        // all, is left out and named; the one that can be read stays listed, and missing.
+        let digest = String(repeating: "ab", count: 32)
+        try continueFile("""
+            {"type": "org.example.mail.compose", "userInfo": {"subject": "Files", "body": "Third",             "attachments": [{"name": "invoice\\u202Efdp.exe", "size": 10, "sha256": "\(digest)"},             {"name": "ok.txt", "size": 5, "sha256": "\(digest)"}, "junk"]}}
+            """, named: "third.json")
+        XCTAssertTrue(waitUntil { try inspectedDraft()?["body"] as? String == "Third" })
+        let third = try XCTUnwrap(inspectedDraft())
+        XCTAssertEqual((third["attachments"] as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["ok.txt"])
+        XCTAssertTrue(waitUntil {
+            app.log.contains("could not be read: attachments (expected a list of files, each with a name, size and sha256)")
+        }, app.log)
+        XCTAssertTrue(waitUntil { app.log.contains("Missing attachments: ok.txt") }, app.log)
     }
 
     func checkADraftMovesToAnInstanceTheServiceLaunchesAndClosesOnTheOrigin() throws {
