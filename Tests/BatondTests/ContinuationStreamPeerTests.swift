@@ -20,23 +20,11 @@ final class ContinuationStreamPeerTests: XCTestCase {
         devices?.tearDown()
     }
 
-    private func startNote(_ name: String, on session: ServiceSession, text: String, extra: [String]) throws -> NoteAppProcess {
-        let appID = extra.firstIndex(of: "--app-id").map { extra[$0 + 1] } ?? "org.baton.TestApp"
-        try session.installTestAppEntry(id: appID)
-        let app = NoteAppProcess(root: session.root, name: name)
-        app.child = try session.start(ServiceSession.product("BatonTestApp"), ["app", "--text", text] + extra,
-                                      name: name, environment: ["BATON_TRACE": app.traceURL.path])
-        guard session.waitForActivity(titled: "Note: \(text)") != nil else {
-            throw FixtureError("\(name) never registered its activity on its device")
-        }
-        return app
-    }
-
     /// A's note answers streams as `mode` says; B's app continues it, asking over a stream.
     private func continueAcross(mode: String, request: [String] = ["--stream-request", "attachments, please"])
         throws -> (origin: NoteAppProcess, target: NoteAppProcess) {
-        let origin = try startNote("origin", on: devices.a, text: "draft", extra: ["--streams", mode])
-        let target = try startNote("target", on: devices.b, text: "idle",
+        let origin = try devices.a.startInstalledNote("origin", text: "draft", extra: ["--streams", mode])
+        let target = try devices.b.startInstalledNote("target", text: "idle",
                                    extra: ["--app-id", "org.baton.Target"] + request)
         let id = try XCTUnwrap(devices.b.waitForActivity(titled: "Note: draft", timeout: 15)?["id"] as? String)
         let result = try devices.b.baton(["continue", id])
@@ -57,8 +45,8 @@ final class ContinuationStreamPeerTests: XCTestCase {
     func testARequestAndItsAnswerTravelBetweenTwoDevices() throws {
         // A first continuation, without a stream, warms what batond makes once (its file
         // monitors, the launcher's state), so that only what the stream holds is counted.
-        let warm = try startNote("warm", on: devices.a, text: "warm", extra: [])
-        _ = try startNote("warm-target", on: devices.b, text: "warm target", extra: ["--app-id", "org.baton.Target"])
+        let warm = try devices.a.startInstalledNote("warm", text: "warm", extra: [])
+        _ = try devices.b.startInstalledNote("warm-target", text: "warm target", extra: ["--app-id", "org.baton.Target"])
         let warmID = try XCTUnwrap(devices.b.waitForActivity(titled: "Note: warm", timeout: 15)?["id"] as? String)
         XCTAssertEqual(try devices.b.baton(["continue", warmID]).status, 0)
         warm.child.stop()
@@ -102,8 +90,8 @@ final class ContinuationStreamPeerTests: XCTestCase {
     }
 
     func testAnOriginWithoutTheFlagRefusesTheStream() throws {
-        let origin = try startNote("origin", on: devices.a, text: "draft", extra: [])
-        let target = try startNote("target", on: devices.b, text: "idle",
+        let origin = try devices.a.startInstalledNote("origin", text: "draft", extra: [])
+        let target = try devices.b.startInstalledNote("target", text: "idle",
                                    extra: ["--app-id", "org.baton.Target", "--stream-request", "hello"])
         let id = try XCTUnwrap(devices.b.waitForActivity(titled: "Note: draft", timeout: 15)?["id"] as? String)
         XCTAssertEqual(try devices.b.baton(["continue", id]).status, 0)

@@ -6,25 +6,9 @@ import XCTest
 /// Baton app): its paired devices show the new name at once, in their lists, offers and
 /// notifications, and it is kept across a restart; bad names and a name fixed by `--name`
 /// are refused, changing nothing.
-final class DeviceNameTests: XCTestCase {
-    private var devices: DevicePair!
-    private var notifications: NotificationLog!
-
-    override func setUpWithError() throws {
-        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
-        try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
-        devices = try DevicePair(fixedNames: false)
-        notifications = try NotificationLog(on: devices.a)
-        _ = try devices.pair()
-    }
-
-    override func tearDown() {
-        if testRun?.hasSucceeded == false {
-            devices?.printLogs()
-            print("--- notifications\n\(notifications?.text ?? "")")
-        }
-        devices?.tearDown()
-    }
+final class DeviceNameTests: NotifiedDevicePairTestCase {
+    override class var notifiedDevice: KeyPath<DevicePair, ServiceSession> { \.a }
+    override class var renamable: Bool { true }
 
     /// The offers' notifications (not the pairing request's).
     private var shown: [[String: Any]] {

@@ -6,26 +6,11 @@ import XCTest
 /// app the person used last (its window became active), and each paired device shows one
 /// notification for it, replaced in place when the offer changes and withdrawn when it goes,
 /// with the icon of the app that continues it.
-final class OfferPerDeviceTests: XCTestCase {
-    private var devices: DevicePair!
-    private var notifications: NotificationLog!
-
+final class OfferPerDeviceTests: NotifiedDevicePairTestCase {
     override func setUpWithError() throws {
-        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
-        try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
-        devices = try DevicePair()
-        notifications = try NotificationLog(on: devices.b)
-        _ = try devices.pair()
+        try super.setUpWithError()
         // B continues the notes in its installed app, whose icon its notifications carry.
         try devices.b.installTestAppEntry(id: "org.baton.TestApp", icon: "accessories-text-editor")
-    }
-
-    override func tearDown() {
-        if testRun?.hasSucceeded == false {
-            devices?.printLogs()
-            print("--- notifications\n\(notifications?.text ?? "")")
-        }
-        devices?.tearDown()
     }
 
     private func startNote(_ name: String, appID: String, text: String) throws -> ChildProcess {

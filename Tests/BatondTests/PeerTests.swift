@@ -21,22 +21,6 @@ final class PeerTests: XCTestCase {
         devices?.tearDown()
     }
 
-    /// Starts the note app on one device; its trace records what its delegate heard.
-    private func startNote(_ name: String, on session: ServiceSession, text: String, extra: [String] = [])
-        throws -> NoteAppProcess {
-        // Installed, so verified: only a verified app receives another device's activity.
-        let appID = extra.firstIndex(of: "--app-id").map { extra[$0 + 1] } ?? "org.baton.TestApp"
-        try session.installTestAppEntry(id: appID)
-        let app = NoteAppProcess(root: session.root, name: name)
-        app.child = try session.start(ServiceSession.product("BatonTestApp"), ["app", "--text", text] + extra,
-                                      name: name, environment: ["BATON_TRACE": app.traceURL.path])
-        // Listed on its own device means registered there: a continuation can find it.
-        guard session.waitForActivity(titled: "Note: \(text)") != nil else {
-            throw FixtureError("\(name) never registered its activity on its device")
-        }
-        return app
-    }
-
     private func offerID(titled title: String, on session: ServiceSession) -> String? {
         session.waitForActivity(titled: title)?["id"] as? String
     }
@@ -52,8 +36,8 @@ final class PeerTests: XCTestCase {
             XCTAssertEqual(mode?.intValue, 0o600)
         }
 
-        let origin = try startNote("origin", on: devices.a, text: "from alpha")
-        let target = try startNote("target", on: devices.b, text: "idle on beta", extra: ["--app-id", "org.baton.Target"])
+        let origin = try devices.a.startInstalledNote("origin", text: "from alpha")
+        let target = try devices.b.startInstalledNote("target", text: "idle on beta", extra: ["--app-id", "org.baton.Target"])
         let id = try XCTUnwrap(offerID(titled: "Note: from alpha", on: devices.b), "B never listed A's activity")
         let offer = try XCTUnwrap(devices.b.activities().first { $0["id"] as? String == id })
         XCTAssertEqual(offer["device"] as? String, "alpha")
@@ -75,7 +59,7 @@ final class PeerTests: XCTestCase {
     }
 
     func testAnUnpairedDeviceSeesNoOffers() throws {
-        _ = try startNote("origin", on: devices.a, text: "secret draft")
+        _ = try devices.a.startInstalledNote("origin", text: "secret draft")
         XCTAssertTrue(waitUntil { try self.devices.a.activities().contains { $0["title"] as? String == "Note: secret draft" } })
         Thread.sleep(forTimeInterval: 1)
         XCTAssertEqual(try devices.b.activities().count, 0, "an unpaired device lists nothing")
@@ -140,8 +124,8 @@ final class PeerTests: XCTestCase {
 
     func testAnOriginThatUnpairsMidFetchFailsTheContinuationAtOnce() throws {
         try devices.pair()
-        _ = try startNote("origin", on: devices.a, text: "unpairs", extra: ["--fault", "hang-on-save"])
-        let target = try startNote("target", on: devices.b, text: "idle", extra: ["--app-id", "org.baton.Target"])
+        _ = try devices.a.startInstalledNote("origin", text: "unpairs", extra: ["--fault", "hang-on-save"])
+        let target = try devices.b.startInstalledNote("target", text: "idle", extra: ["--app-id", "org.baton.Target"])
         let id = try XCTUnwrap(offerID(titled: "Note: unpairs", on: devices.b))
         let continuing = try devices.b.start(ServiceSession.product("baton"), ["continue", id], name: "continue")
         XCTAssertNotNil(target.waitForEvent("will-continue"))
@@ -165,14 +149,14 @@ final class PeerTests: XCTestCase {
             try self.devices.device(self.devices.idA, on: self.devices.b)?["connected"] as? Bool == true
         }, "B dials A again")
         XCTAssertEqual(try devices.device(devices.idA, on: devices.b)?["paired"] as? Bool, true, "the pin was kept")
-        _ = try startNote("origin", on: devices.a, text: "after restart")
+        _ = try devices.a.startInstalledNote("origin", text: "after restart")
         XCTAssertNotNil(offerID(titled: "Note: after restart", on: devices.b))
     }
 
     func testAPayloadOverTheLimitFailsWithUserInfoTooLarge() throws {
         try devices.pair()
-        _ = try startNote("origin", on: devices.a, text: "huge", extra: ["--fault", "huge"])
-        let target = try startNote("target", on: devices.b, text: "idle", extra: ["--app-id", "org.baton.Target"])
+        _ = try devices.a.startInstalledNote("origin", text: "huge", extra: ["--fault", "huge"])
+        let target = try devices.b.startInstalledNote("target", text: "idle", extra: ["--app-id", "org.baton.Target"])
         let id = try XCTUnwrap(offerID(titled: "Note: huge", on: devices.b))
         let result = try devices.b.baton(["continue", id])
         XCTAssertEqual(result.status, 1)
@@ -184,8 +168,8 @@ final class PeerTests: XCTestCase {
 
     func testTheOriginKilledMidFetchGivesOneFailure() throws {
         try devices.pair()
-        _ = try startNote("origin", on: devices.a, text: "hangs", extra: ["--fault", "hang-on-save"])
-        let target = try startNote("target", on: devices.b, text: "idle", extra: ["--app-id", "org.baton.Target"])
+        _ = try devices.a.startInstalledNote("origin", text: "hangs", extra: ["--fault", "hang-on-save"])
+        let target = try devices.b.startInstalledNote("target", text: "idle", extra: ["--app-id", "org.baton.Target"])
         let id = try XCTUnwrap(offerID(titled: "Note: hangs", on: devices.b))
         let started = Date()
         let continuing = try devices.b.start(ServiceSession.product("baton"), ["continue", id], name: "continue")

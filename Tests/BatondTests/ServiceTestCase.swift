@@ -90,3 +90,20 @@ final class NoteAppProcess {
         return found
     }
 }
+
+extension ServiceSession {
+    /// Starts the note app on this device, installed (so verified: only a verified app
+    /// receives another device's activity), and waits until its activity is listed here,
+    /// which means it registered. Its trace records what its delegate heard.
+    func startInstalledNote(_ name: String, text: String, extra: [String] = []) throws -> NoteAppProcess {
+        let appID = extra.firstIndex(of: "--app-id").map { extra[$0 + 1] } ?? "org.baton.TestApp"
+        try installTestAppEntry(id: appID)
+        let app = NoteAppProcess(root: root, name: name)
+        app.child = try start(ServiceSession.product("BatonTestApp"), ["app", "--text", text] + extra,
+                              name: name, environment: ["BATON_TRACE": app.traceURL.path])
+        guard waitForActivity(titled: "Note: \(text)") != nil else {
+            throw FixtureError("\(name) never registered its activity on its device")
+        }
+        return app
+    }
+}

@@ -5,26 +5,7 @@ import XCTest
 /// Settings a person controls (`baton settings`, over D-Bus with `SettingsChanged`): Handoff
 /// off, quiet notifications, blocked devices and apps, each taking effect at once and kept
 /// across a restart; bad values refused, changing nothing.
-final class SettingsTests: XCTestCase {
-    private var devices: DevicePair!
-    private var notifications: NotificationLog!
-
-    override func setUpWithError() throws {
-        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
-        try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
-        devices = try DevicePair()
-        notifications = try NotificationLog(on: devices.b)
-        _ = try devices.pair()
-    }
-
-    override func tearDown() {
-        if testRun?.hasSucceeded == false {
-            devices?.printLogs()
-            print("--- notifications\n\(notifications?.text ?? "")")
-        }
-        devices?.tearDown()
-    }
-
+final class SettingsTests: NotifiedDevicePairTestCase {
     @discardableResult
     private func startNote(on session: ServiceSession, appID: String = "org.baton.TestApp", text: String) throws -> ChildProcess {
         try session.installTestAppEntry(id: appID)
