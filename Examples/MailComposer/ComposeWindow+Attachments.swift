@@ -119,12 +119,17 @@ extension ComposeWindow {
         refreshAttachmentsRow()
     }
 
-    /// What to tell the person about missing attachments, or nil if none are.
+    /// What to tell the person about the window's missing attachments, or nil if none are.
     var missingDescription: String? {
-        let missing = attachments.filter { missingAttachments[$0.sha256] != nil }
+        Self.describeMissing(attachments.compactMap { attachment in
+            missingAttachments[attachment.sha256].map { (attachment, $0) }
+        })
+    }
+
+    /// "Missing attachments: NAME (WHY), …", or nil for none.
+    static func describeMissing(_ missing: [(attachment: Attachment, reason: String)]) -> String? {
         guard !missing.isEmpty else { return nil }
-        return "Missing attachments: " + missing.map { "\($0.name) (\(missingAttachments[$0.sha256] ?? ""))" }
-            .joined(separator: ", ")
+        return "Missing attachments: " + missing.map { "\($0.attachment.name) (\($0.reason))" }.joined(separator: ", ")
     }
 
     /// Fetches the attachments of `activity` (a draft being continued) that this device
@@ -132,6 +137,7 @@ extension ComposeWindow {
     /// handler. Progress shows in the banner; a draft whose files do not all arrive says
     /// which are missing.
     func receiveAttachments(of activity: UserActivity) {
+        let store = store
         let wanted = DraftReading(userInfo: activity.userInfo).draft.attachments.filter { !store.holds($0) }
         guard !wanted.isEmpty else { return }
         let logger = Logger(label: "mailcomposer")
@@ -148,7 +154,7 @@ extension ComposeWindow {
             }
             Task { @MainActor [weak self] in
                 var shown = 0
-                let outcome = await AttachmentTransfer.receive(wanted, over: stream, into: self?.store ?? AttachmentStore(dataDirectory: URL(fileURLWithPath: "/nonexistent"))) { received in
+                let outcome = await AttachmentTransfer.receive(wanted, over: stream, into: store) { received in
                     // Whole percents only: the banner changes at most a hundred times.
                     let percent = total > 0 ? received * 100 / total : 100
                     guard percent != shown else { return }
@@ -175,9 +181,7 @@ extension ComposeWindow {
         logger.info("received \(outcome.received.count) attachment(s): \(outcome.received.map(\.name).joined(separator: ", "))")
         // Named from the outcome: when no stream could be opened this runs before the
         // restoration fills the window's list.
-        if !outcome.missing.isEmpty {
-            let missing = "Missing attachments: "
-                + outcome.missing.map { "\($0.attachment.name) (\($0.reason))" }.joined(separator: ", ")
+        if let missing = Self.describeMissing(outcome.missing) {
             logger.warning("\(missing)")
             banner.showError(missing)
         } else {

@@ -10,6 +10,12 @@ enum ReachBack: Sendable, Equatable {
     case unreachable(String)
     /// No answer: the device is too old to be asked, the link closed, or it answered late.
     case unknown(String)
+
+    /// Whether the device answered.
+    var isKnown: Bool {
+        if case .unknown = self { return false }
+        return true
+    }
 }
 
 /// Reach-back checks: a device asks a paired, linked peer to dial it now (a TLS handshake
@@ -42,7 +48,8 @@ extension PeerNetwork {
             send(.reachBack(request: request), to: deviceID, needing: PeerCapability.reachBack)
         } ?? .unknown("it did not answer within \(Int(Self.reachBackTimeout)) s")
         device.reachChecks[request] = nil
-        if device.link === link, case .unknown = answer {} else if device.link === link {
+        // An answer is kept for the link it was asked over; "unknown" is asked again.
+        if device.link === link, answer.isKnown {
             device.lastReachBack = (ObjectIdentifier(link), Date(), answer)
         }
         return answer
