@@ -56,20 +56,33 @@ public final class SocketContinuationStream: ContinuationStream {
     public func write(_ bytes: [UInt8]) async throws {
         var written = 0
         while written < bytes.count {
-            guard fileDescriptor >= 0 else { throw UserActivityError.connectionUnavailable("the stream is closed") }
-            let sent = bytes.withUnsafeBytes { buffer in
-                send(fileDescriptor, buffer.baseAddress! + written, bytes.count - written, Int32(MSG_NOSIGNAL))
-            }
-            if sent >= 0 {
+            let sent = try writeAvailable(bytes, from: written)
+            if sent > 0 {
                 written += sent
-                continue
+            } else {
+                try await wait(for: G_IO_OUT, reading: false)
             }
-            let failure = errno
-            guard failure == EAGAIN || failure == EWOULDBLOCK || failure == EINTR else {
-                throw Self.error(failure, reading: false)
-            }
-            try await wait(for: G_IO_OUT, reading: false)
         }
+    }
+
+    /// Writes what the socket takes now of `bytes` from `offset` on, without waiting: the
+    /// count written, 0 when the socket is full. For a writer on the main loop that queues
+    /// the rest itself.
+    ///
+    /// - Throws: `UserActivityError.connectionUnavailable` when the stream is closed,
+    ///   or the other end is.
+    public func writeAvailable(_ bytes: [UInt8], from offset: Int = 0) throws -> Int {
+        guard fileDescriptor >= 0 else { throw UserActivityError.connectionUnavailable("the stream is closed") }
+        guard offset < bytes.count else { return 0 }
+        let sent = bytes.withUnsafeBytes { buffer in
+            send(fileDescriptor, buffer.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
+        }
+        if sent >= 0 { return sent }
+        let failure = errno
+        guard failure == EAGAIN || failure == EWOULDBLOCK || failure == EINTR else {
+            throw Self.error(failure, reading: false)
+        }
+        return 0
     }
 
     public func closeWrite() {

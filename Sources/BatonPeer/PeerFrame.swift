@@ -15,10 +15,21 @@ public enum PeerFrame {
 
     /// The frame of one body.
     public static func encode(kind: UInt8, body: [UInt8]) -> [UInt8] {
-        let length = UInt32(body.count)
-        var frame = magic + [version, kind]
-        frame += [UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)]
-        return frame + body
+        encode(kind: kind, bodyPrefix: [], body: body)
+    }
+
+    /// The frame of one body made of `bodyPrefix` then `body`, built in one allocation: bulk
+    /// data is copied once.
+    public static func encode(kind: UInt8, bodyPrefix: [UInt8], body: [UInt8]) -> [UInt8] {
+        let length = UInt32(bodyPrefix.count + body.count)
+        var frame: [UInt8] = []
+        frame.reserveCapacity(headerSize + Int(length))
+        frame += magic
+        frame += [version, kind, UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff),
+                  UInt8(length & 0xff)]
+        frame += bodyPrefix
+        frame += body
+        return frame
     }
 }
 
@@ -68,6 +79,13 @@ public struct FrameReader: Sendable {
     ///
     /// - Throws: ``PeerProtocolError`` for a header that is not this protocol's.
     public mutating func next() throws -> (kind: UInt8, body: [UInt8])? {
+        try next { kind, body in (kind, Array(body)) }
+    }
+
+    /// The next whole frame, handed to `read` as its kind and its body in place (valid only
+    /// during the call), for a reader that copies what it keeps once; `nil` until one is
+    /// whole. Throws as ``next()`` does, and what `read` throws.
+    public mutating func next<Frame>(_ read: (UInt8, UnsafeRawBufferPointer) throws -> Frame) throws -> Frame? {
         guard pendingCount >= PeerFrame.headerSize else {
             if pendingCount >= 2, Array(buffer[start..<start + 2]) != PeerFrame.magic {
                 throw PeerProtocolError("not a Baton frame")
@@ -85,12 +103,14 @@ public struct FrameReader: Sendable {
         }
         guard pendingCount >= PeerFrame.headerSize + length else { return nil }
         let bodyStart = start + PeerFrame.headerSize
-        let body = Array(buffer[bodyStart..<bodyStart + length])
+        let frame = try buffer.withUnsafeBytes {
+            try read(header[3], UnsafeRawBufferPointer(rebasing: $0[bodyStart..<bodyStart + length]))
+        }
         start = bodyStart + length
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: true)
             start = 0
         }
-        return (header[3], body)
+        return frame
     }
 }

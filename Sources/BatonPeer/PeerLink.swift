@@ -47,6 +47,10 @@ public final class PeerLink {
     private let socketConnection: UnsafeMutablePointer<GSocketConnection>
     private let cancellable: UnsafeMutablePointer<GCancellable>
     private let readBuffer: UnsafeMutableRawPointer
+    /// The TLS streams' pollable faces, for reads and writes that do not wait; `nil` where a
+    /// stream cannot poll (then every read and write is asynchronous).
+    private let pollableInput: OpaquePointer?
+    private let pollableOutput: OpaquePointer?
     private static let readBufferSize = 64 * 1024
     private var reader = FrameReader()
     /// Why the link closes once its queued frames are written.
@@ -58,7 +62,7 @@ public final class PeerLink {
     private var lastHeard = MonotonicClock.now
     private var lastPing = MonotonicClock.now
     /// Bytes queued for a peer that does not read: past this, the link closes.
-    public static let maximumQueuedBytes = 4 * 1024 * 1024
+    public static let maximumQueuedBytes = 16 * 1024 * 1024
     private var keepaliveTimer: guint = 0
     private var isStarted = false
 
@@ -85,6 +89,10 @@ public final class PeerLink {
         (remoteHost, remoteAddress) = Self.remote(of: socketConnection)
         cancellable = g_cancellable_new()
         readBuffer = UnsafeMutableRawPointer.allocate(byteCount: Self.readBufferSize, alignment: 8)
+        pollableInput = Self.pollable(g_io_stream_get_input_stream(stream), g_pollable_input_stream_get_type(),
+                                      g_pollable_input_stream_can_poll)
+        pollableOutput = Self.pollable(g_io_stream_get_output_stream(stream), g_pollable_output_stream_get_type(),
+                                       g_pollable_output_stream_can_poll)
         reader.maximumBodySize = Self.untrustedBodyLimit
         g_object_ref(UnsafeMutableRawPointer(stream))
         g_object_ref(UnsafeMutableRawPointer(socketConnection))
@@ -98,11 +106,20 @@ public final class PeerLink {
         readBuffer.deallocate()
     }
 
+    /// `stream` as a pollable stream of `type`, when it is one and can poll.
+    private static func pollable<Stream>(_ stream: UnsafeMutablePointer<Stream>?, _ type: GType,
+                                         _ canPoll: (OpaquePointer?) -> gboolean) -> OpaquePointer? {
+        guard let stream, g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(stream)), type) != 0 else {
+            return nil
+        }
+        return canPoll(OpaquePointer(stream)) != 0 ? OpaquePointer(stream) : nil
+    }
+
     /// Starts reading and the keepalive; called once the owner has set its handlers.
     public func start() {
         guard isOpen, !isStarted else { return }
         isStarted = true
-        readNext()
+        readLater()
         let interval = min(max(0.05, keepalive / 2), 86_400)
         keepaliveTimer = GLibSources.every(milliseconds: UInt32(interval * 1000)) { [weak self] in
             self?.checkKeepalive()
@@ -165,7 +182,21 @@ public final class PeerLink {
         if !isWriting && outgoing.isEmpty { fail(reason) }
     }
 
+    /// Reads what TLS has ready now, up to ``readPerTurn`` bytes, without a main-loop turn per
+    /// TLS record; then waits for more with an asynchronous read.
     private func readNext() {
+        var taken = 0
+        while isOpen, closingReason == nil, taken < Self.readPerTurn, let count = readReady() {
+            guard received(count, error: nil) else { return }
+            taken += count
+        }
+        readLater()
+    }
+
+    /// Reads asynchronously: messages reach ``onMessage`` from the main loop, never from
+    /// inside a call to the link (``start()`` included), so an owner can finish what it is
+    /// doing (sending its hello, say) first.
+    private func readLater() {
         guard isOpen else { return }
         let box = Unmanaged.passRetained(self).toOpaque()
         g_input_stream_read_async(g_io_stream_get_input_stream(stream), readBuffer, gsize(Self.readBufferSize),
@@ -176,25 +207,51 @@ public final class PeerLink {
             let count = g_input_stream_read_finish(UnsafeMutablePointer(OpaquePointer(source)), result, &error)
             let message = error.map { String(cString: $0.pointee.message) }
             g_clear_error(&error)
-            MainActor.assumeIsolated { link.didRead(count, error: message) }
+            MainActor.assumeIsolated {
+                if link.received(count, error: message) { link.readNext() }
+            }
         }, box)
     }
 
-    private func didRead(_ count: Int, error: String?) {
-        guard isOpen, closingReason == nil else { return }
-        if let error { return fail("read failed: \(error)") }
-        guard count > 0 else { return fail("the peer closed the link") }
+    /// The most bytes read in one main-loop turn before other sources get theirs.
+    private static let readPerTurn = 1024 * 1024
+
+    /// Reads into the buffer what can be read without waiting: the count, or `nil` when
+    /// nothing is ready or the read failed (the asynchronous read that follows reports why).
+    private func readReady() -> Int? {
+        guard let pollableInput else { return nil }
+        var error: UnsafeMutablePointer<GError>?
+        let count = g_pollable_input_stream_read_nonblocking(pollableInput, readBuffer, gsize(Self.readBufferSize),
+                                                             cancellable, &error)
+        g_clear_error(&error)
+        return count > 0 ? count : nil
+    }
+
+    /// Takes `count` bytes read (0: the peer closed) and handles the whole frames among them.
+    /// Returns whether to read on.
+    private func received(_ count: Int, error: String?) -> Bool {
+        guard isOpen, closingReason == nil else { return false }
+        if let error {
+            fail("read failed: \(error)")
+            return false
+        }
+        guard count > 0 else {
+            fail("the peer closed the link")
+            return false
+        }
         lastHeard = MonotonicClock.now
         reader.append(UnsafeRawBufferPointer(start: readBuffer, count: count))
         do {
             while isOpen {
                 if !isTrusted, let kind = reader.pendingKind, !PeerMessage.isAllowedBeforePairing(kind: kind) {
                     send(.unpair)
-                    return fail(afterWritingQueued: "not paired, yet it sent an activity message")
+                    fail(afterWritingQueued: "not paired, yet it sent an activity message")
+                    return false
                 }
-                guard let frame = try reader.next() else { break }
                 var dropped: [PeerProtocolError] = []
-                let message = try PeerMessage(kind: frame.kind, body: frame.body, droppedOffers: &dropped)
+                guard let message = try reader.next({ kind, body in
+                    try PeerMessage(kind: kind, bodyBytes: body, droppedOffers: &dropped)
+                }) else { break }
                 droppedOffers += dropped.count
                 dropped.forEach(onDroppedOffer)
                 switch message {
@@ -204,17 +261,28 @@ public final class PeerLink {
                 }
             }
         } catch {
-            return fail("protocol error: \(error)")
+            fail("protocol error: \(error)")
+            return false
         }
-        readNext()
+        return isOpen
     }
 
+    /// Writes the queue: what the socket takes now without a main-loop turn per TLS record,
+    /// the rest asynchronously. ``onWritten`` runs when an asynchronous write has finished (a
+    /// sender queuing more meanwhile finds the queue emptied as it goes).
     private func writeNext() {
         guard isOpen, !isWriting, !outgoing.isEmpty else { return }
+        // A closing link writes asynchronously only, so that it closes (and ``onClose`` runs)
+        // from the main loop rather than inside ``send(_:)``.
+        let written = closingReason == nil ? writeReady() : 0
+        if written == outgoing.count {
+            emptyOutgoing()
+            return
+        }
         isWriting = true
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: outgoing.count, alignment: 1)
-        buffer.copyBytes(from: outgoing)
-        outgoing.removeAll(keepingCapacity: true)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: outgoing.count - written, alignment: 1)
+        outgoing.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[written...])) }
+        emptyOutgoing()
         let box = Unmanaged.passRetained(WriteBox(link: self, buffer: buffer)).toOpaque()
         g_output_stream_write_all_async(g_io_stream_get_output_stream(stream), buffer.baseAddress, gsize(buffer.count),
                                         G_PRIORITY_DEFAULT, cancellable, { source, result, data in
@@ -227,6 +295,34 @@ public final class PeerLink {
             box.buffer.deallocate()
             MainActor.assumeIsolated { box.link.didWrite(ok != 0 ? nil : message ?? "write failed") }
         }, box)
+    }
+
+    /// Empties the queue, keeping its storage for the next frames unless a burst (a stream)
+    /// made it large: a link at rest holds no more than it needs.
+    private func emptyOutgoing() {
+        outgoing.removeAll(keepingCapacity: outgoing.capacity <= Self.keptQueueCapacity)
+    }
+
+    private static let keptQueueCapacity = 512 * 1024
+
+    /// Writes from the front of the queue what the socket takes without waiting; returns the
+    /// count. A failure stops it: the asynchronous write that follows reports it. Each try
+    /// passes all the rest, as TLS wants a write it could not finish to be tried again alike.
+    private func writeReady() -> Int {
+        guard let pollableOutput else { return 0 }
+        return outgoing.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return 0 }
+            var written = 0
+            while written < bytes.count {
+                var error: UnsafeMutablePointer<GError>?
+                let count = g_pollable_output_stream_write_nonblocking(pollableOutput, base + written,
+                                                                       gsize(bytes.count - written), cancellable, &error)
+                g_clear_error(&error)
+                guard count > 0 else { break }
+                written += count
+            }
+            return written
+        }
     }
 
     private func didWrite(_ error: String?) {

@@ -189,16 +189,16 @@ public enum PeerMessage: Hashable, Sendable {
     /// The message as one frame.
     public var frame: [UInt8] {
         if case .streamData(let stream, let bytes) = self {
-            return PeerFrame.encode(kind: Kind.streamData.rawValue, body: Self.streamDataBody(stream, bytes))
+            return PeerFrame.encode(kind: Kind.streamData.rawValue, bodyPrefix: Self.streamNumber(stream), body: bytes)
         }
         return PeerFrame.encode(kind: kind?.rawValue ?? unknownKind, body: BusValue.serialize(record: record))
     }
 
-    /// A `streamData` body: the stream number (4 bytes, big-endian), then the bytes as they
-    /// are. The one body that is not a record: streams carry bulk data, which a record
-    /// would copy twice more.
-    private static func streamDataBody(_ stream: UInt32, _ bytes: [UInt8]) -> [UInt8] {
-        [UInt8(stream >> 24), UInt8(stream >> 16 & 0xff), UInt8(stream >> 8 & 0xff), UInt8(stream & 0xff)] + bytes
+    /// A `streamData` body is the stream number (4 bytes, big-endian), then the bytes as they
+    /// are. The one body that is not a record: streams carry bulk data, which a record would
+    /// copy twice more.
+    private static func streamNumber(_ stream: UInt32) -> [UInt8] {
+        [UInt8(stream >> 24), UInt8(stream >> 16 & 0xff), UInt8(stream >> 8 & 0xff), UInt8(stream & 0xff)]
     }
 
     private var unknownKind: UInt8 {
@@ -256,7 +256,7 @@ public enum PeerMessage: Hashable, Sendable {
         case .streamOpened(let stream), .streamEnd(let stream):
             return ["stream": .uint32(stream)]
         case .streamData:
-            return [:]   // not a record: see streamDataBody
+            return [:]   // not a record: see streamNumber
         case .streamCredit(let stream, let count):
             return ["stream": .uint32(stream), "count": .uint32(count)]
         case .streamClose(let stream, let reason):
@@ -273,6 +273,27 @@ public enum PeerMessage: Hashable, Sendable {
         try self.init(kind: rawKind, body: body, droppedOffers: &droppedOffers)
     }
 
+    /// Reads a frame's message from its body in place, as ``init(kind:body:droppedOffers:)``
+    /// does: a `streamData` message's bytes are copied once, straight out of `body`.
+    public init(kind rawKind: UInt8, bodyBytes body: UnsafeRawBufferPointer,
+                droppedOffers: inout [PeerProtocolError]) throws {
+        if rawKind == Kind.streamData.rawValue {
+            self = try Self.streamData(body)
+        } else {
+            try self.init(kind: rawKind, body: Array(body), droppedOffers: &droppedOffers)
+        }
+    }
+
+    /// A `streamData` message from its body: the stream number, then 1 to
+    /// ``maximumStreamChunk`` bytes.
+    private static func streamData(_ body: UnsafeRawBufferPointer) throws -> PeerMessage {
+        guard body.count > 4, body.count - 4 <= maximumStreamChunk else {
+            throw PeerProtocolError("streamData message: a stream number and 1 to \(maximumStreamChunk) bytes")
+        }
+        let stream = UInt32(body[0]) << 24 | UInt32(body[1]) << 16 | UInt32(body[2]) << 8 | UInt32(body[3])
+        return .streamData(stream: stream, bytes: Array(UnsafeRawBufferPointer(rebasing: body[4...])))
+    }
+
     /// Reads a frame's message as ``init(kind:body:)`` does, adding to `droppedOffers` why
     /// each offer left out of an `offers` message was invalid, so the receiver can count them.
     ///
@@ -285,11 +306,7 @@ public enum PeerMessage: Hashable, Sendable {
             return
         }
         if kind == .streamData {
-            guard body.count > 4, body.count - 4 <= Self.maximumStreamChunk else {
-                throw PeerProtocolError("streamData message: a stream number and 1 to \(Self.maximumStreamChunk) bytes")
-            }
-            let stream = UInt32(body[0]) << 24 | UInt32(body[1]) << 16 | UInt32(body[2]) << 8 | UInt32(body[3])
-            self = .streamData(stream: stream, bytes: Array(body[4...]))
+            self = try body.withUnsafeBytes(Self.streamData)
             return
         }
         let record: [String: BusValue]

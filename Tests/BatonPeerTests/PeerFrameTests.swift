@@ -38,6 +38,18 @@ final class PeerFrameTests: XCTestCase {
         }
         XCTAssertEqual(decoded, messages)
         XCTAssertEqual(reader.pendingCount, 0)
+
+        // As a link reads them: each body in place, in pieces of a TLS record's size.
+        var inPlace: [PeerMessage] = []
+        var dropped: [PeerProtocolError] = []
+        for chunk in stride(from: 0, to: stream.count, by: 16 << 10) {
+            stream[chunk..<min(chunk + (16 << 10), stream.count)].withUnsafeBytes { reader.append($0) }
+            while let message = try reader.next({ try PeerMessage(kind: $0, bodyBytes: $1, droppedOffers: &dropped) }) {
+                inPlace.append(message)
+            }
+        }
+        XCTAssertEqual(inPlace, messages)
+        XCTAssertEqual(reader.pendingCount, 0)
     }
 
     func testGarbageIsAProtocolError() throws {

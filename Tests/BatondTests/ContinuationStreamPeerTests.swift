@@ -74,13 +74,26 @@ final class ContinuationStreamPeerTests: XCTestCase {
     }
 
     func testTheLinkDroppingEndsTheStreamOnBothSides() throws {
-        let (origin, target) = try continueAcross(mode: "hang", request: ["--stream-request-bytes", "\(8 << 20)"])
+        let (origin, target) = try continueAcross(mode: "hang", request: ["--stream-request-bytes", "\(Self.overBuffers)"])
         XCTAssertTrue(waitUntil(timeout: 10) { origin.child.log.contains("note: stream received") }, origin.child.log)
         devices.batondA.stop()
         XCTAssertTrue(waitUntil(timeout: 15) { target.child.log.contains("note: stream failed") }, target.child.log)
         XCTAssertTrue(target.child.log.contains("stream failed 4609"), target.child.log)
         XCTAssertTrue(waitUntil(timeout: 5) { try DevicePair.status(of: self.devices.b)["streams"] as? Int == 0 })
     }
+
+    func testAnOriginThatNeverReadsTimesTheWriterOut() throws {
+        let (origin, target) = try continueAcross(mode: "hang", request: ["--stream-request-bytes", "\(Self.overBuffers)",
+                                                                          "--stream-timeout", "3"])
+        XCTAssertTrue(waitUntil(timeout: 10) { origin.child.log.contains("note: stream received") }, origin.child.log)
+        XCTAssertTrue(waitUntil(timeout: 15) { target.child.log.contains("note: stream failed") }, target.child.log)
+        XCTAssertTrue(target.child.log.contains("stream failed 4610"), target.child.log)
+        XCTAssertEqual(target.outcomes.count, 1, "the continuation itself had its one outcome")
+    }
+
+    /// More than the sockets and the credit window between the two apps hold: 1 MiB asked
+    /// for each socket end (doubled by the kernel) on both devices, 2 MiB of credit.
+    static let overBuffers = 32 << 20
 
     func testAnOriginThatQuitsEndsTheStream() throws {
         let (_, target) = try continueAcross(mode: "quit")

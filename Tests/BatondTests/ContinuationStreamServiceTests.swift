@@ -73,8 +73,9 @@ final class ContinuationStreamServiceTests: ServiceTestCase {
     }
 
     func testAnOriginThatNeverReadsTimesTheWriterOut() throws {
-        // 4 MiB fills any socket buffer: the writer waits, then gives up after its timeout.
-        let (_, target) = try continueWithStream(mode: "hang", request: ["--stream-request-bytes", "\(4 << 20)", "--stream-timeout", "3"])
+        // 16 MiB is over the socket pair's buffers (1 MiB asked on each end, doubled by the
+        // kernel): the writer waits, then gives up after its timeout.
+        let (_, target) = try continueWithStream(mode: "hang", request: ["--stream-request-bytes", "\(16 << 20)", "--stream-timeout", "3"])
         XCTAssertTrue(waitUntil(timeout: 15) { target.child.log.contains("note: stream failed") }, target.child.log)
         XCTAssertTrue(target.child.log.contains("stream failed 4610"), target.child.log)
     }

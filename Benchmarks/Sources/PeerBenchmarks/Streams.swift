@@ -4,16 +4,6 @@ import BatonGLib
 import BatonPeer
 import Foundation
 
-/// The continuation-stream figures: `size` bytes from the origin app on A to the continuing
-/// app on B through a continuation stream (the apps' sockets, the two batonds and their
-/// pinned link), beside the same bytes over a bare pinned TLS link in the same run; and the
-/// time from asking for the stream to its first byte.
-struct StreamFigures {
-    let streamSeconds: Double
-    let floorSeconds: Double
-    let firstByte: [Double]
-}
-
 /// Plays the origin app's part: answers each stream with `size` bytes.
 @MainActor
 final class StreamOriginApp {

@@ -62,13 +62,18 @@ private struct Frame: Equatable {
 /// Reads one message as a link does; whether the link would go on.
 private func read(_ kind: UInt8, _ body: [UInt8]) -> Bool {
     let message: PeerMessage
+    // What a link reads (the body in place) must be what the body as an array reads.
+    var dropped: [PeerProtocolError] = []
+    let inPlace = try? body.withUnsafeBytes { try PeerMessage(kind: kind, bodyBytes: $0, droppedOffers: &dropped) }
     do {
         message = try PeerMessage(kind: kind, body: body)
     } catch is PeerProtocolError {
+        Fuzz.require(inPlace == nil, "the body read in place gave \(String(describing: inPlace)); as an array, an error")
         return false
     } catch {
         Fuzz.fail("a message threw \(type(of: error)), not a PeerProtocolError")
     }
+    Fuzz.require(inPlace == message, "the body read in place gave \(String(describing: inPlace)), not \(message)")
     Fuzz.require(message.isAllowedBeforePairing == PeerMessage.isAllowedBeforePairing(kind: kind),
                  "\(message) and its kind \(kind) disagree on pairing")
     let frame = message.frame

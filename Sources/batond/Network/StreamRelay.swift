@@ -33,7 +33,7 @@ final class StreamRelay {
     /// The most bytes of one stream on their way in each direction. All the streams a link
     /// may carry (``PeerNetwork/maximumStreamsPerDevice``) fit in half the link's queue
     /// (``PeerLink/maximumQueuedBytes``), so streams never overflow it.
-    static let window = 512 << 10
+    static let window = 2 << 20
 
     init(id: UInt32, local: BusFileDescriptor, send: @escaping (PeerMessage) -> Bool) throws {
         guard let descriptor = local.take() else {
@@ -84,8 +84,29 @@ final class StreamRelay {
         writeQueued()
     }
 
+    /// Writes the queue to the app: what its socket takes now at once, the rest as it takes
+    /// it. Each byte the app takes is credited back to the device.
     private func writeQueued() {
-        guard !isWriting else { return }
+        guard !isWriting, !isClosed else { return }
+        do {
+            while let chunk = queue.first {
+                let written = try local.writeAvailable(chunk)
+                guard written > 0 else { break }
+                if written == chunk.count { queue.removeFirst() } else { queue[0] = Array(chunk[written...]) }
+                guard delivered(written) else { return }
+            }
+        } catch {
+            return end("the app took nothing: \(error)", tellDevice: true)
+        }
+        guard queue.isEmpty else { return writeQueuedWhenTaken() }
+        if deviceEnded {
+            local.closeWrite()
+            endIfDone()
+        }
+    }
+
+    /// Writes the queue as the app's socket takes it, then goes on as ``writeQueued()``.
+    private func writeQueuedWhenTaken() {
         isWriting = true
         Task { @MainActor in
             while let chunk = queue.first, !isClosed {
@@ -96,18 +117,25 @@ final class StreamRelay {
                     return end("the app took nothing: \(error)", tellDevice: true)
                 }
                 queue.removeFirst()
-                unacknowledged -= chunk.count
-                guard send(.streamCredit(stream: id, count: UInt32(chunk.count))) else {
+                guard delivered(chunk.count) else {
                     isWriting = false
-                    return end("the link closed", tellDevice: false)
+                    return
                 }
             }
             isWriting = false
-            if deviceEnded, !isClosed {
-                local.closeWrite()
-                endIfDone()
-            }
+            writeQueued()
         }
+    }
+
+    /// `count` bytes reached the app: credits them back to the device. Returns `false` when
+    /// the link is gone (and the relay has ended).
+    private func delivered(_ count: Int) -> Bool {
+        unacknowledged -= count
+        guard send(.streamCredit(stream: id, count: UInt32(count))) else {
+            end("the link closed", tellDevice: false)
+            return false
+        }
+        return true
     }
 
     /// The device may send `count` more bytes.

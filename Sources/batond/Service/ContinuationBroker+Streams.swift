@@ -79,8 +79,17 @@ extension ContinuationBroker {
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw ServiceError.activity(.connectionUnavailable("no socket pair: \(String(cString: strerror(errno)))"))
         }
+        for descriptor in pair {
+            var size = Int32(streamSocketBuffer)
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         return (BusFileDescriptor(taking: pair[0]), BusFileDescriptor(taking: pair[1]))
     }
+
+    /// Each end's send buffer: enough for the apps and the relay to move bulk data in long
+    /// runs rather than a wake-up per 200 KiB (the default); the kernel caps it at
+    /// `net.core.wmem_max`.
+    static let streamSocketBuffer = 1 << 20
 
     private static func reason(of error: any Error) -> String {
         (error as? BusError).map { $0.remoteName == nil ? $0.description : $0.message } ?? "\(error)"
