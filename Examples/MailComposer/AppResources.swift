@@ -30,20 +30,12 @@ enum AppResources {
         directory?.appendingPathComponent(name)
     }
 
-    /// The activity types the app declares in its Info.plist (`NSUserActivityTypes`).
-    static func declaredActivityTypes() -> [String] {
-        infoPlist["NSUserActivityTypes"] as? [String] ?? []
-    }
-
-    /// The team id the app declares in its Info.plist (`BatonTeamIdentifier`).
-    static func teamIdentifier() -> String? {
-        infoPlist["BatonTeamIdentifier"] as? String
-    }
-
-    private static var infoPlist: [String: Any] {
-        guard let url = url("Info.plist"), let data = try? Data(contentsOf: url),
-              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-        else { return [:] }
-        return plist
+    /// What the app's Info.plist declares (activity types, team); empty when it cannot be
+    /// read, which `MailApplication` reports as Handoff being off.
+    static var bundleInfo: BundleInfo {
+        guard let url = url("Info.plist"), let info = try? BundleInfo(contentsOf: url) else {
+            return BundleInfo()
+        }
+        return info
     }
 }

@@ -39,8 +39,9 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
         restoration = enableStateRestoration(
             directory: options.stateDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
             interval: options.saveInterval)
-        if let team = AppResources.teamIdentifier() {
-            enableHandoff(teamIdentifier: team, activityTypes: AppResources.declaredActivityTypes())
+        let info = AppResources.bundleInfo
+        if let team = info.teamIdentifier {
+            enableHandoff(teamIdentifier: team, activityTypes: info.allActivityTypes)
         } else {
             logger.warning("Handoff is off: Info.plist declares no BatonTeamIdentifier")
         }

@@ -279,6 +279,12 @@ open class BatonApplication: Application {
     }
 
     /// Quits the main loop.
+    /// Shows `error` in a dialog over the active window ("Could Not Continue" for a failed
+    /// continuation the delegate does not handle itself).
+    open override func presentError(_ error: any Error) {
+        showErrorDialog(heading: Self.continuationErrorHeading, error)
+    }
+
     public func quit() {
         g_application_quit(baton_gapplication(gtkApplication))
     }

@@ -12,6 +12,19 @@ static inline gboolean baton_is_widget(gpointer instance) { return GTK_IS_WIDGET
 static inline gboolean baton_is_window(gpointer instance) { return GTK_IS_WINDOW(instance); }
 static inline gboolean baton_is_editable(gpointer instance) { return GTK_IS_EDITABLE(instance); }
 static inline gboolean baton_is_text_buffer(gpointer instance) { return GTK_IS_TEXT_BUFFER(instance); }
+static inline gboolean baton_is_label(gpointer instance) { return GTK_IS_LABEL(instance); }
+static inline GtkLabel *baton_label(gpointer instance) { return GTK_LABEL(instance); }
+static inline GtkDialog *baton_dialog(gpointer instance) { return GTK_DIALOG(instance); }
+
+/* A modal error dialog: `heading`, then `body`, and Close (gtk_message_dialog_new is variadic). */
+static inline GtkWidget *baton_error_dialog_new(GtkWindow *parent, const char *heading, const char *body) {
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    GtkWidget *dialog = gtk_message_dialog_new(parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                               GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", heading);
+    gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(dialog), "%s", body);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    return dialog;
+}
 
 static inline void baton_application_set_register_session(GtkApplication *application, gboolean value) {
     g_object_set(application, "register-session", value, NULL);

@@ -37,6 +37,10 @@ public final class ActivityCenter {
         }
     }
 
+    /// The document controller that reopens the documents continued activities name: the
+    /// first made for this center.
+    weak var documentController: DocumentController?
+
     /// The activity being offered to other devices, if any.
     public private(set) var currentActivity: UserActivity?
 

@@ -61,11 +61,9 @@ open class Application: Responder {
                  whenRestored restored: (@MainActor () -> Void)?) -> UserActivityError? {
         continuationDidFinish(continuation)
         guard let delegate else {
-            let error = UserActivityError.handoffFailed(
+            return reopenDocument(for: activity, whenRestored: restored, declined:
                 "the app has no delegate to continue \(activity.activityType): Application.delegate is weak, "
                     + "so keep a strong reference to the delegate you set")
-            center.emit(.failed(activityType: activity.activityType, error: error))
-            return error
         }
         let restoration = Restoration()
         let center = center
@@ -85,10 +83,8 @@ open class Application: Responder {
         }
         if !accepted && restoration.state == .delegateRunning {
             restoration.state = .declined
-            let error = UserActivityError.handoffFailed(
+            return reopenDocument(for: activity, whenRestored: restored, declined:
                 "the app declined \(activity.activityType): its delegate's application(_:continue:restorationHandler:) returned false")
-            center.emit(.failed(activityType: activity.activityType, error: error))
-            return error
         }
         let restoredEarly = restoration.state == .restoredEarly
         restoration.state = .accepted
@@ -103,7 +99,22 @@ open class Application: Responder {
     func deliverFailure(_ error: any Error, activityType: String, for continuation: Continuation) {
         continuationDidFinish(continuation)
         center.emit(.failed(activityType: activityType, error: error))
-        delegate?.application(self, didFailToContinueUserActivityWithType: activityType, error: error)
+        if let delegate {
+            delegate.application(self, didFailToContinueUserActivityWithType: activityType, error: error)
+        } else {
+            presentContinuationError(error)
+        }
+    }
+
+    /// Shows the person an error that they should see: the toolkit layer shows a dialog (as
+    /// AppKit's `presentError(_:)` does). The core shows nothing.
+    open func presentError(_ error: any Error) {}
+
+    /// Presents why a continuation failed, unless it was cancelled: what a delegate without
+    /// its own `didFailToContinue…` gets.
+    func presentContinuationError(_ error: any Error) {
+        if case .cancelled? = error as? UserActivityError { return }
+        presentError(error)
     }
 }
 

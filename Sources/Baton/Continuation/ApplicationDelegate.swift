@@ -45,7 +45,9 @@ extension ApplicationDelegate {
 
     public func application(_ application: Application,
                             didFailToContinueUserActivityWithType userActivityType: String,
-                            error: any Error) {}
+                            error: any Error) {
+        application.presentContinuationError(error)
+    }
 
     public func application(_ application: Application, didFailToSend userActivity: UserActivity,
                             error: any Error) {}

@@ -11,13 +11,30 @@ open class Document: UserActivityRestoring, ActivityOwner {
         self.fileURL = fileURL
     }
 
-    /// Where the document is stored.
-    open var fileURL: URL?
+    /// Where the document is stored. A change marks its activity for an update pass; under
+    /// a ``DocumentController``, a document whose new file is of a type that names an
+    /// activity type gets that activity.
+    open var fileURL: URL? {
+        didSet {
+            guard oldValue != fileURL else { return }
+            if let documentController {
+                documentController.documentDidChangeFileURL(self)
+            } else {
+                userActivity?.needsSave = true
+            }
+        }
+    }
+
+    /// The controller the document is open in, if any.
+    public internal(set) weak var documentController: DocumentController?
+    /// Whether ``userActivity`` is the one the controller made for the document's type.
+    var hasAutomaticActivity = false
 
     /// The activity this document owns, held strongly.
     open var userActivity: UserActivity? {
         didSet {
             guard oldValue !== userActivity else { return }
+            hasAutomaticActivity = false
             oldValue?.removeOwner(ObjectIdentifier(self))
             userActivity?.addOwner(self)
             ResponderChain.activityDidChange(from: oldValue, to: userActivity)
@@ -35,9 +52,24 @@ open class Document: UserActivityRestoring, ActivityOwner {
     /// Restores the state saved in `userActivity`. The default does nothing.
     open func restoreUserActivityState(_ userActivity: UserActivity) {}
 
-    /// Closes the document: its activity is invalidated.
+    /// Reads the document's contents from the file at `url`, of the declared type named
+    /// `typeName`; ``DocumentController/openDocument(withContentsOf:display:)`` calls it. The
+    /// default reads nothing.
+    open func read(from url: URL, ofType typeName: String) throws {}
+
+    /// Makes and presents the document's windows, once it is open; the default makes none.
+    open func makeWindowControllers() {}
+
+    /// Closes the document: its activity is invalidated and it leaves its controller.
     open func close() {
         userActivity?.invalidate()
+        documentController?.removeDocument(self)
+    }
+
+    /// Gives up the activity the controller made for the document's type.
+    func dropAutomaticActivity() {
+        userActivity?.invalidate()
+        userActivity = nil
     }
 
     var isDocument: Bool { true }

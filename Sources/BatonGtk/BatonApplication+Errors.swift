@@ -1,0 +1,38 @@
+import Baton
+import BatonBus
+import BatonGLib
+import CGLib
+import CGtk
+
+/// Errors the person should see, shown as a GTK app shows them: a modal message dialog over
+/// the active window, with a heading, what went wrong, and Close.
+@MainActor
+extension BatonApplication {
+    /// The heading of the dialog that says a continuation failed.
+    public static let continuationErrorHeading = "Could Not Continue"
+
+    /// Shows `error` in a dialog headed `heading` (also its window title), over the active
+    /// window, or on its own when the app has none; Close or Escape closes it.
+    @discardableResult
+    func showErrorDialog(heading: String, _ error: any Error) -> UnsafeMutablePointer<GtkWidget>? {
+        let parent = gtk_application_get_active_window(gtkApplication)
+        guard let dialog = baton_error_dialog_new(parent, heading, Self.shown(error)) else {
+            return nil
+        }
+        let window = baton_window(dialog)
+        gtk_window_set_title(window, heading)
+        gtk_window_set_application(window, gtkApplication)
+        _ = GObjectSignals.connectInt(UnsafeMutableRawPointer(dialog), "response") { _ in
+            gtk_window_destroy(window)
+        }
+        gtk_window_present(window)
+        return dialog
+    }
+
+    /// An error's message as the dialog shows it: unsafe characters (controls, bidi
+    /// overrides) as U+FFFD, and no more than 1 000 characters.
+    static func shown(_ error: any Error) -> String {
+        let message = String(describing: error)
+        return UnsafeCharacters.replacing(in: message.prefix(1000)) + (message.count > 1000 ? "…" : "")
+    }
+}
