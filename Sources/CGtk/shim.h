@@ -16,6 +16,11 @@ static inline gboolean baton_is_label(gpointer instance) { return GTK_IS_LABEL(i
 static inline GtkLabel *baton_label(gpointer instance) { return GTK_LABEL(instance); }
 static inline GtkDialog *baton_dialog(gpointer instance) { return GTK_DIALOG(instance); }
 
+/* A recent-files manager kept in `filename`, not the desktop's (g_object_new is variadic). */
+static inline GtkRecentManager *baton_recent_manager_new_with_file(const char *filename) {
+    return GTK_RECENT_MANAGER(g_object_new(GTK_TYPE_RECENT_MANAGER, "filename", filename, NULL));
+}
+
 /* A modal error dialog: `heading`, then `body`, and Close (gtk_message_dialog_new is variadic). */
 static inline GtkWidget *baton_error_dialog_new(GtkWindow *parent, const char *heading, const char *body) {
     G_GNUC_BEGIN_IGNORE_DEPRECATIONS

@@ -148,13 +148,6 @@ final class DocumentControllerTests: XCTestCase {
         XCTAssertTrue(controller.documents.isEmpty)
     }
 
-    func testATypeIsFoundByItsMIMETypeWhenItsExtensionSaysNothing() async throws {
-        let notes = URL(fileURLWithPath: "/home/ada/NOTES")
-        XCTAssertNil(controller.documentType(for: notes))
-        controller.mimeTypeOfFile = { $0 == notes ? "text/markdown" : nil }
-        XCTAssertEqual(controller.documentType(for: notes)?.name, "Markdown")
-    }
-
     // MARK: Reopening continued documents
 
     private func incoming(line: Int, url: URL? = nil, type: String? = nil) -> UserActivity {

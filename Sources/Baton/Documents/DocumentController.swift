@@ -24,9 +24,6 @@ open class DocumentController {
     public let center: ActivityCenter
     /// The types of documents the app opens, in the order it prefers them.
     public var documentTypes: [DocumentType]
-    /// The MIME type of a file, for one whose extension names no type (the toolkit layer sets
-    /// it, from the file's contents); `nil`: extensions only.
-    public var mimeTypeOfFile: (@MainActor (URL) -> String?)?
     /// The open documents, in the order they were added.
     public private(set) var documents: [Document] = []
     private let makeDocumentObject: @MainActor (URL, DocumentType) -> Document
@@ -43,11 +40,10 @@ open class DocumentController {
         if center.documentController == nil { center.documentController = self }
     }
 
-    /// The declared type of the file at `url`: by its extension, else by its MIME type.
+    /// The declared type of the file at `url`, by its extension. The toolkit layer also reads
+    /// the file's contents (``DocumentType/mimeTypes``): BatonGtk's `DesktopDocumentController`.
     open func documentType(for url: URL) -> DocumentType? {
-        if let type = documentTypes.first(where: { $0.matches(fileExtensionOf: url) }) { return type }
-        guard let mimeType = mimeTypeOfFile?(url) else { return nil }
-        return documentTypes.first { $0.mimeTypes.contains(mimeType) }
+        documentTypes.first { $0.matches(fileExtensionOf: url) }
     }
 
     /// The open document stored at `url`, if any.
