@@ -10,6 +10,8 @@ import CGtk
 extension BatonApplication {
     /// The heading of the dialog that says a continuation failed.
     public static let continuationErrorHeading = "Could Not Continue"
+    /// The heading of the dialog that shows any other error.
+    public static let errorHeading = "Something Went Wrong"
 
     /// Shows `error` in a dialog headed `heading` (also its window title), over the active
     /// window, or on its own when the app has none; Close or Escape closes it.

@@ -278,13 +278,14 @@ open class BatonApplication: Application {
         return g_application_run(baton_gapplication(gtkApplication), Int32(cArguments.count), &cArguments)
     }
 
-    /// Quits the main loop.
-    /// Shows `error` in a dialog over the active window ("Could Not Continue" for a failed
-    /// continuation the delegate does not handle itself).
+    /// Shows `error` in a dialog over the active window: "Could Not Continue" for a
+    /// continuation's error (a failed continuation the delegate does not handle itself),
+    /// "Something Went Wrong" for any other.
     open override func presentError(_ error: any Error) {
-        showErrorDialog(heading: Self.continuationErrorHeading, error)
+        showErrorDialog(heading: error is UserActivityError ? Self.continuationErrorHeading : Self.errorHeading, error)
     }
 
+    /// Quits the main loop.
     public func quit() {
         g_application_quit(baton_gapplication(gtkApplication))
     }

@@ -35,16 +35,18 @@ open class DesktopDocumentController: DocumentController {
     /// `text/x-readme`, a kind of `text/plain`).
     open override func documentType(for url: URL) -> DocumentType? {
         if let type = super.documentType(for: url) { return type }
-        guard let contentType = Self.mimeType(of: url) else { return nil }
+        guard Self.isRegularFile(url), let contentType = Self.mimeType(of: url) else { return nil }
         return documentTypes.first { type in
             type.mimeTypes.contains { g_content_type_is_mime_type(contentType, $0) != 0 }
         }
     }
 
     /// Opens the document as `DocumentController` does, and adds its file to the recent
-    /// files.
+    /// files. Only a regular file opens: a continued activity names a path another device
+    /// chose, and reading a FIFO or a device there would block the app.
     @discardableResult
     open override func openDocument(withContentsOf url: URL, display: Bool = true) throws -> Document {
+        guard document(for: url) != nil || Self.isRegularFile(url) else { throw DocumentError.notAFile(url) }
         let document = try super.openDocument(withContentsOf: url, display: display)
         noteRecent(url)
         return document
@@ -54,10 +56,12 @@ open class DesktopDocumentController: DocumentController {
     /// needs a program name, which a process gets only once its GApplication runs).
     private func noteRecent(_ url: URL) {
         let executable = ProcessExecutable.path(of: getpid()) ?? CommandLine.arguments.first ?? applicationID
+        guard let quoted = g_shell_quote(executable) else { return }
+        defer { g_free(quoted) }
         let mimeType = Self.mimeType(of: url) ?? "application/octet-stream"
         applicationID.withCString { name in
             mimeType.withCString { mime in
-                "'\(executable)' %u".withCString { exec in
+                "\(String(cString: quoted)) %u".withCString { exec in
                     var data = GtkRecentData()
                     data.mime_type = UnsafeMutablePointer(mutating: mime)
                     data.app_name = UnsafeMutablePointer(mutating: name)
@@ -68,7 +72,8 @@ open class DesktopDocumentController: DocumentController {
         }
     }
 
-    /// The recent files of the declared types that still exist, the most recent first.
+    /// The recent files this app opened, of its declared types, that still exist, the most
+    /// recent first.
     public var recentDocumentURLs: [URL] {
         let declared = Set(documentTypes.flatMap(\.mimeTypes))
         var found: [(URL, Int)] = []
@@ -78,14 +83,21 @@ open class DesktopDocumentController: DocumentController {
         while let node = item {
             defer { item = node.pointee.next }
             let info = OpaquePointer(node.pointee.data)
-            guard let uri = gtk_recent_info_get_uri(info), let url = URL(string: String(cString: uri)), url.isFileURL,
-                  FileManager.default.fileExists(atPath: url.path) else { continue }
+            guard gtk_recent_info_has_application(info, applicationID) != 0, let uri = gtk_recent_info_get_uri(info),
+                  let url = URL(string: String(cString: uri)), Self.isRegularFile(url) else { continue }
             let mimeType = gtk_recent_info_get_mime_type(info).map { String(cString: $0) } ?? ""
             guard declared.contains(mimeType) || documentType(for: url) != nil else { continue }
             let modified = gtk_recent_info_get_modified(info).map { Int(g_date_time_to_unix($0)) } ?? 0
             found.append((url, modified))
         }
         return found.sorted { $0.1 > $1.1 }.map(\.0)
+    }
+
+    /// Whether `url` is a regular file (symbolic links followed), such as a document is.
+    static func isRegularFile(_ url: URL) -> Bool {
+        guard url.isFileURL else { return false }
+        var status = stat()
+        return stat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     /// The content type (on Linux, a MIME type) GIO gives the file at `url` from its name and

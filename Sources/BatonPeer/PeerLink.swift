@@ -168,7 +168,7 @@ public final class PeerLink {
     }
 
     /// Reads nothing more, writes what is queued, then closes; ``onClose`` runs then, with
-    /// `reason`.
+    /// `reason`: inside this call when nothing is queued (sends usually write at once).
     public func finish(_ reason: String) {
         fail(afterWritingQueued: reason)
     }
@@ -217,14 +217,24 @@ public final class PeerLink {
     private static let readPerTurn = 1024 * 1024
 
     /// Reads into the buffer what can be read without waiting: the count, or `nil` when
-    /// nothing is ready or the read failed (the asynchronous read that follows reports why).
+    /// nothing is ready, the peer closed (the asynchronous read that follows sees it), or the
+    /// read failed, which fails the link.
     private func readReady() -> Int? {
         guard let pollableInput else { return nil }
         var error: UnsafeMutablePointer<GError>?
         let count = g_pollable_input_stream_read_nonblocking(pollableInput, readBuffer, gsize(Self.readBufferSize),
                                                              cancellable, &error)
+        if let failure = Self.failure(error) { fail("read failed: \(failure)") }
         g_clear_error(&error)
         return count > 0 ? count : nil
+    }
+
+    /// The message of `error`, unless there is none or it only says that the call would block.
+    private static func failure(_ error: UnsafeMutablePointer<GError>?) -> String? {
+        guard let error, g_error_matches(error, g_io_error_quark(), gint(G_IO_ERROR_WOULD_BLOCK.rawValue)) == 0 else {
+            return nil
+        }
+        return String(cString: error.pointee.message)
     }
 
     /// Takes `count` bytes read (0: the peer closed) and handles the whole frames among them.
@@ -306,8 +316,9 @@ public final class PeerLink {
     private static let keptQueueCapacity = 512 * 1024
 
     /// Writes from the front of the queue what the socket takes without waiting; returns the
-    /// count. A failure stops it: the asynchronous write that follows reports it. Each try
-    /// passes all the rest, as TLS wants a write it could not finish to be tried again alike.
+    /// count. A failure stops it, and the asynchronous write that follows meets it again and
+    /// fails the link from the main loop, not inside ``send(_:)``. Each try passes all the
+    /// rest, as TLS wants a write it could not finish to be tried again alike.
     private func writeReady() -> Int {
         guard let pollableOutput else { return 0 }
         return outgoing.withUnsafeBytes { bytes in

@@ -42,21 +42,43 @@ final class DesktopDocumentControllerTests: GtkTestCase {
             opened.append("\(url.lastPathComponent) as \(type.name)")
             return Document(fileURL: url)
         }
-        let readme = try file("README", "Plain words, no extension.\n")
+        let readme = try file("notes", "Plain words, no extension.\n")
         let report = try file("report.md", "# Report\n")
         let picture = try file("picture.png", "not text")
 
         XCTAssertEqual(controller.documentType(for: readme)?.name, "Plain text", "typed by its contents")
+        let fifo = folder.appendingPathComponent("pipe.txt")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        let started = Date()
+        XCTAssertThrowsError(try controller.openDocument(withContentsOf: fifo), "a FIFO is not a document") {
+            XCTAssertEqual($0 as? DocumentError, .notAFile(fifo))
+        }
+        XCTAssertNil(controller.documentType(for: folder.appendingPathComponent("pipe")))
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1, "at once, not blocked reading it")
         XCTAssertNil(controller.documentType(for: picture))
         let document = try controller.openDocument(withContentsOf: readme)
         try controller.openDocument(withContentsOf: report)
         XCTAssertThrowsError(try controller.openDocument(withContentsOf: picture))
-        XCTAssertEqual(opened, ["README as Plain text", "report.md as Markdown"])
+        XCTAssertEqual(opened, ["notes as Plain text", "report.md as Markdown"])
         XCTAssertEqual(document.userActivity?.activityType, "org.example.texteditor.editing")
 
-        XCTAssertTrue(spin(until: { Set(controller.recentDocumentURLs.map(\.lastPathComponent)) == ["README", "report.md"] }),
-                      "both in the recent files: \(controller.recentDocumentURLs)")
+        // Another app's recent file of the same type is not this app's.
+        let other = try file("other.md", "# Other\n")
+        "text/markdown".withCString { mime in
+            "org.example.Other".withCString { name in
+                "other %u".withCString { exec in
+                    var data = GtkRecentData()
+                    data.mime_type = UnsafeMutablePointer(mutating: mime)
+                    data.app_name = UnsafeMutablePointer(mutating: name)
+                    data.app_exec = UnsafeMutablePointer(mutating: exec)
+                    _ = gtk_recent_manager_add_full(recent, other.absoluteString, &data)
+                }
+            }
+        }
+        XCTAssertTrue(spin(until: { gtk_recent_manager_has_item(recent, other.absoluteString) != 0 }))
+        XCTAssertTrue(spin(until: { Set(controller.recentDocumentURLs.map(\.lastPathComponent)) == ["notes", "report.md"] }),
+                      "both in the recent files, and only they: \(controller.recentDocumentURLs)")
         try FileManager.default.removeItem(at: report)
-        XCTAssertEqual(controller.recentDocumentURLs.map(\.lastPathComponent), ["README"], "a file gone is left out")
+        XCTAssertEqual(controller.recentDocumentURLs.map(\.lastPathComponent), ["notes"], "a file gone is left out")
     }
 }

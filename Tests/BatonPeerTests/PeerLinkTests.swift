@@ -66,6 +66,54 @@ final class PeerLinkTests: XCTestCase {
         pair.server.close("done")
     }
 
+    /// Bulk data outruns the socket: writes that would block are finished by GIO's
+    /// asynchronous writes, reads drain what TLS has ready, and every byte arrives once, in
+    /// order, also when the reader starts late.
+    func testBulkDataThatFillsTheSocketArrivesWholeAndInOrder() async throws {
+        let pair = try await linkedPair()
+        let chunks = 80   // 80 × 200 KiB = 15.6 MiB, over the socket's buffers on loopback
+        var received: [PeerMessage] = []
+        var mismatches = 0
+        pair.server.onMessage = { message in
+            guard case .streamData(let number, let bytes) = message else { return }
+            if bytes != Self.chunk(Int(number)) { mismatches += 1 }
+            received.append(message)
+        }
+        var sent = 0
+        func refill() {
+            while sent < chunks, pair.client.queuedByteCount < 8 << 20 {
+                XCTAssertTrue(pair.client.send(.streamData(stream: UInt32(sent), bytes: Self.chunk(sent))))
+                sent += 1
+            }
+        }
+        pair.client.onWritten = refill
+        pair.client.start()
+        refill()
+        XCTAssertGreaterThan(pair.client.queuedByteCount, 0, "the socket took only part: the rest waits for GIO")
+        // The reader starts late, so the writer meets a full socket.
+        _ = await pumpMainLoop(timeout: 0.5) { false }
+        pair.server.start()
+        let pumped = await pumpMainLoop(timeout: 60) { received.count == chunks }
+        XCTAssertTrue(pumped, "\(received.count) of \(chunks) arrived")
+        XCTAssertEqual(mismatches, 0)
+        XCTAssertEqual(received.map { if case .streamData(let number, _) = $0 { Int(number) } else { -1 } }, Array(0..<chunks))
+        XCTAssertTrue(pair.client.isOpen && pair.server.isOpen)
+        pair.client.close("done")
+        pair.server.close("done")
+    }
+
+    /// Chunk `number` of the bulk test: 200 KiB of a pattern, with the number at both ends.
+    private static func chunk(_ number: Int) -> [UInt8] {
+        var chunk = pattern
+        withUnsafeBytes(of: UInt32(number).bigEndian) { number in
+            chunk.replaceSubrange(0..<4, with: number)
+            chunk.replaceSubrange(chunk.count - 4..<chunk.count, with: number)
+        }
+        return chunk
+    }
+
+    private static let pattern = (0..<(200 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+
     func testGarbageClosesTheLink() async throws {
         let pair = try await linkedPair()
         var reason: String?

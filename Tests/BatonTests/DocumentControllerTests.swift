@@ -134,6 +134,11 @@ final class DocumentControllerTests: XCTestCase {
         document.fileURL = markdown
         XCTAssertTrue(document.userActivity === own)
         XCTAssertTrue(own.needsSave)
+        _ = scheduler.runUntilIdle()
+        XCTAssertFalse(own.needsSave)
+        document.fileURL = nil
+        XCTAssertTrue(document.userActivity === own)
+        XCTAssertTrue(own.needsSave, "a document's file URL going away is saved too")
     }
 
     func testOnlyFilesOfDeclaredTypesOpen() async {

@@ -9,14 +9,18 @@ public protocol ApplicationDelegate: AnyObject {
 
     /// Called with the continued activity. Put the app into its state, and pass the objects
     /// that present it to `restorationHandler` (now or later); each gets
-    /// `restoreUserActivityState`. Return whether the app handled the activity: returning
-    /// false (without calling the handler) fails the continuation at once with
+    /// `restoreUserActivityState`. Return whether the app handled the activity. Returning
+    /// false (without calling the handler) hands it to the framework: when it names a
+    /// document of a type the app declares for it, the ``DocumentController`` reopens and
+    /// restores that document; otherwise the continuation fails at once with
     /// ``UserActivityError/handoffFailed(_:)``, and `didFailToContinue…` is not called, since
     /// this method already ran. The default returns false.
     func application(_ application: Application, continue userActivity: UserActivity,
                      restorationHandler: @escaping ([any UserActivityRestoring]) -> Void) -> Bool
 
-    /// Called instead of `continue` when the continuation failed. The default does nothing.
+    /// Called instead of `continue` when the continuation failed. The default shows the
+    /// error to the person (``Application/presentError(_:)``) unless the continuation was
+    /// cancelled.
     func application(_ application: Application,
                      didFailToContinueUserActivityWithType userActivityType: String,
                      error: any Error)

@@ -36,14 +36,17 @@ public final class Continuation {
     /// call it).
     ///
     /// When the application has no delegate, or the delegate's `continue…` returns false
-    /// without calling the restoration handler, the continuation fails at once with
-    /// ``UserActivityError/handoffFailed(_:)`` saying which (the trace records `failed`).
+    /// without calling the restoration handler, the framework reopens the document the
+    /// activity names, if it can (see ``DocumentController``); otherwise the continuation
+    /// fails at once with ``UserActivityError/handoffFailed(_:)`` saying which (the trace
+    /// records `failed`).
     /// `didFailToContinue…` is not called then: the delegate's `continue…` already ran, and
     /// each continuation gets exactly one of the two.
     ///
-    /// - Returns: whether the delegate accepted the activity; `false` when the continuation
-    ///   had an outcome already, or failed now instead (another type, an invalidated
-    ///   activity, no delegate, a delegate that declined it): ``error`` says why.
+    /// - Returns: whether the activity was accepted, by the delegate or by reopening its
+    ///   document; `false` when the continuation had an outcome already, or failed now
+    ///   instead (another type, an invalidated activity, no delegate, a delegate that
+    ///   declined it and no document reopened): ``error`` says why.
     @discardableResult
     public func complete(with activity: UserActivity, whenRestored restored: (@MainActor () -> Void)?) -> Bool {
         guard !isFinished else { return false }

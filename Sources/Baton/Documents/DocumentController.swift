@@ -96,7 +96,11 @@ open class DocumentController {
     /// gave it.
     func documentDidChangeFileURL(_ document: Document) {
         guard let url = document.fileURL, let activityType = documentType(for: url)?.activityType else {
-            if document.hasAutomaticActivity { document.dropAutomaticActivity() }
+            if document.hasAutomaticActivity {
+                document.dropAutomaticActivity()
+            } else {
+                document.userActivity?.needsSave = true
+            }
             return
         }
         if let activity = document.userActivity,
