@@ -19,7 +19,7 @@ open class DesktopDocumentController: DocumentController {
     /// `recentManager` is the desktop's unless given (tests give their own).
     public init(bundleInfo: BundleInfo, application: BatonApplication,
                 recentManager: UnsafeMutablePointer<GtkRecentManager>? = nil,
-                makeDocument: @escaping @MainActor (URL, DocumentType) -> Document) {
+                makeDocument: @escaping @MainActor (URL?, DocumentType) -> Document) {
         self.recentManager = recentManager ?? gtk_recent_manager_get_default()
         g_object_ref(UnsafeMutableRawPointer(self.recentManager))
         applicationID = application.applicationID

@@ -39,7 +39,7 @@ final class DesktopDocumentControllerTests: GtkTestCase {
         defer { g_object_unref(UnsafeMutableRawPointer(recent)) }
         var opened: [String] = []
         let controller = DesktopDocumentController(bundleInfo: info, application: application, recentManager: recent) { url, type in
-            opened.append("\(url.lastPathComponent) as \(type.name)")
+            opened.append("\(url?.lastPathComponent ?? "untitled") as \(type.name)")
             return Document(fileURL: url)
         }
         let readme = try file("notes", "Plain words, no extension.\n")

@@ -117,6 +117,20 @@ final class DocumentControllerTests: XCTestCase {
         XCTAssertFalse(activity.isValid)
     }
 
+    func testAnUntitledDocumentGetsItsActivityWhenSaved() async throws {
+        let document = try XCTUnwrap(try controller.openUntitledDocument() as? TextDocument)
+        XCTAssertEqual(document.windowsMade, 1)
+        XCTAssertTrue(document.reads.isEmpty, "nothing to read")
+        XCTAssertNil(document.userActivity, "no file, no activity")
+        document.fileURL = markdown
+        XCTAssertEqual(document.userActivity?.activityType, editing)
+        _ = scheduler.runUntilIdle()
+        XCTAssertEqual(document.userActivity?.userInfo[UserActivity.documentURLKey], .url(markdown))
+        XCTAssertThrowsError(try DocumentController(center: center).openUntitledDocument()) {
+            XCTAssertEqual($0 as? DocumentError, .noDocumentTypes)
+        }
+    }
+
     func testClosingInvalidatesTheActivityAndLeavesTheController() async throws {
         let document = try open(markdown)
         let activity = try XCTUnwrap(document.userActivity)

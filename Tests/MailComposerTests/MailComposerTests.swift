@@ -61,7 +61,9 @@ class MailComposerScenarios: XCTestCase {
         usleep(300_000)
         let updates = app.events().filter { $0.event == "updated" }.dropFirst(before)
         XCTAssertGreaterThanOrEqual(updates.count, 1)
-        XCTAssertLessThan(updates.count, typed.count / 2,
+        // Fewer passes than keystrokes: how many keystrokes share a pass depends on how the
+        // X server and a busy machine deliver them (half of them, seen once under load).
+        XCTAssertLessThan(updates.count, typed.count,
                           "\(typed.count) keystrokes in one burst are coalesced, not one pass each")
         XCTAssertEqual(updates.last.flatMap(body(of:)), "Hello" + typed)
         XCTAssertEqual(updates.last?.userInfo?["cursor"] as? Int, ("Hello" + typed).count)

@@ -26,13 +26,13 @@ open class DocumentController {
     public var documentTypes: [DocumentType]
     /// The open documents, in the order they were added.
     public private(set) var documents: [Document] = []
-    private let makeDocumentObject: @MainActor (URL, DocumentType) -> Document
+    private let makeDocumentObject: @MainActor (URL?, DocumentType) -> Document
 
     /// Creates a controller of the app's `documentTypes`, whose documents `makeDocument`
-    /// makes (not yet read). The first one created becomes ``shared``, and the first of a
+    /// makes for a file (not yet read) or, given no URL, untitled. The first one created becomes ``shared``, and the first of a
     /// center reopens the documents its application's continuations name.
     public init(documentTypes: [DocumentType] = [], center: ActivityCenter = .shared,
-                makeDocument: @escaping @MainActor (URL, DocumentType) -> Document = { url, _ in Document(fileURL: url) }) {
+                makeDocument: @escaping @MainActor (URL?, DocumentType) -> Document = { url, _ in Document(fileURL: url) }) {
         self.documentTypes = documentTypes
         self.center = center
         makeDocumentObject = makeDocument
@@ -77,7 +77,21 @@ open class DocumentController {
         return document
     }
 
-    /// Adds a document the app made itself (a new, unsaved one, say) to the open documents.
+    /// Makes a new, untitled document of `type` (the first declared type unless given) and
+    /// adds it; with `display`, it makes its windows. It gets its activity once it is saved
+    /// to a file (``Document/fileURL``).
+    ///
+    /// - Throws: ``DocumentError/noDocumentTypes`` when the app declares none.
+    @discardableResult
+    open func openUntitledDocument(ofType type: DocumentType? = nil, display: Bool = true) throws -> Document {
+        guard let type = type ?? documentTypes.first else { throw DocumentError.noDocumentTypes }
+        let document = makeDocumentObject(nil, type)
+        addDocument(document)
+        if display { document.makeWindowControllers() }
+        return document
+    }
+
+    /// Adds a document the app made itself to the open documents.
     open func addDocument(_ document: Document) {
         guard !documents.contains(where: { $0 === document }) else { return }
         documents.append(document)
@@ -127,12 +141,15 @@ public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
     case undeclaredType(URL)
     /// A continued activity carries no document URL.
     case noDocumentURL
+    /// The app declares no document types (`CFBundleDocumentTypes`).
+    case noDocumentTypes
 
     public var description: String {
         switch self {
         case .notAFile(let url): "\(url.absoluteString) is not a file"
         case .undeclaredType(let url): "\(url.lastPathComponent) is of no document type this app declares"
         case .noDocumentURL: "the activity names no document (\(UserActivity.documentURLKey))"
+        case .noDocumentTypes: "the app declares no document types (CFBundleDocumentTypes)"
         }
     }
 }
