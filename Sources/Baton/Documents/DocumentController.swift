@@ -29,8 +29,9 @@ open class DocumentController {
     private let makeDocumentObject: @MainActor (URL?, DocumentType) -> Document
 
     /// Creates a controller of the app's `documentTypes`, whose documents `makeDocument`
-    /// makes for a file (not yet read) or, given no URL, untitled. The first one created becomes ``shared``, and the first of a
-    /// center reopens the documents its application's continuations name.
+    /// makes for a file (not yet read) or, given no URL, untitled. The first one created
+    /// becomes ``shared``, and the first of a center reopens the documents its application's
+    /// continuations name.
     public init(documentTypes: [DocumentType] = [], center: ActivityCenter = .shared,
                 makeDocument: @escaping @MainActor (URL?, DocumentType) -> Document = { url, _ in Document(fileURL: url) }) {
         self.documentTypes = documentTypes
