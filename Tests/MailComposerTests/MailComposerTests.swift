@@ -142,7 +142,7 @@ class MailComposerScenarios: XCTestCase {
         XCTAssertTrue(sent.contains("To: dave@example.org"))
         XCTAssertTrue(sent.contains("Subject: Tickets"))
         XCTAssertTrue(sent.contains("Coach C it is."))
-        XCTAssertTrue(try app.windows(titled: "Tickets", timeout: 1).isEmpty, "the draft window closed")
+        XCTAssertTrue(waitUntil { try app.windows(titled: "Tickets", timeout: 0.1).isEmpty }, "the draft window closed")
     }
 
     /// Line breaks in a header value cannot forge headers or a second message in sent.mbox.
