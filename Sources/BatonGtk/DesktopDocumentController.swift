@@ -58,15 +58,22 @@ open class DesktopDocumentController: DocumentController {
         let executable = ProcessExecutable.path(of: getpid()) ?? CommandLine.arguments.first ?? applicationID
         guard let quoted = g_shell_quote(executable) else { return }
         defer { g_free(quoted) }
-        let mimeType = Self.mimeType(of: url) ?? "application/octet-stream"
-        applicationID.withCString { name in
+        Self.addRecent(url, mimeType: Self.mimeType(of: url) ?? "application/octet-stream", appName: applicationID,
+                       command: "\(String(cString: quoted)) %u", to: recentManager)
+    }
+
+    /// Adds `url` to `manager`'s recent files as opened by the app `appName`, whose `command`
+    /// (with `%u` for the file) opens it again.
+    package static func addRecent(_ url: URL, mimeType: String, appName: String, command: String,
+                                  to manager: UnsafeMutablePointer<GtkRecentManager>) {
+        appName.withCString { name in
             mimeType.withCString { mime in
-                "\(String(cString: quoted)) %u".withCString { exec in
+                command.withCString { exec in
                     var data = GtkRecentData()
                     data.mime_type = UnsafeMutablePointer(mutating: mime)
                     data.app_name = UnsafeMutablePointer(mutating: name)
                     data.app_exec = UnsafeMutablePointer(mutating: exec)
-                    _ = gtk_recent_manager_add_full(recentManager, url.absoluteString, &data)
+                    _ = gtk_recent_manager_add_full(manager, url.absoluteString, &data)
                 }
             }
         }

@@ -64,17 +64,8 @@ final class DesktopDocumentControllerTests: GtkTestCase {
 
         // Another app's recent file of the same type is not this app's.
         let other = try file("other.md", "# Other\n")
-        "text/markdown".withCString { mime in
-            "org.example.Other".withCString { name in
-                "other %u".withCString { exec in
-                    var data = GtkRecentData()
-                    data.mime_type = UnsafeMutablePointer(mutating: mime)
-                    data.app_name = UnsafeMutablePointer(mutating: name)
-                    data.app_exec = UnsafeMutablePointer(mutating: exec)
-                    _ = gtk_recent_manager_add_full(recent, other.absoluteString, &data)
-                }
-            }
-        }
+        DesktopDocumentController.addRecent(other, mimeType: "text/markdown", appName: "org.example.Other",
+                                            command: "other %u", to: recent)
         XCTAssertTrue(spin(until: { gtk_recent_manager_has_item(recent, other.absoluteString) != 0 }))
         XCTAssertTrue(spin(until: { Set(controller.recentDocumentURLs.map(\.lastPathComponent)) == ["notes", "report.md"] }),
                       "both in the recent files, and only they: \(controller.recentDocumentURLs)")
