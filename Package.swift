@@ -86,10 +86,15 @@ let package = Package(
             pkgConfig: "libadwaita-1",
             providers: [.apt(["libadwaita-1-dev"])]
         ),
+        .target(
+            name: "ExampleSupport",
+            dependencies: ["Baton", "BatonGtk", "CGtk", "CAdwaita"],
+            path: "Examples/Shared"
+        ),
         .executableTarget(
             name: "MailComposer",
             dependencies: [
-                "Baton", "BatonGtk", "CGtk", "CAdwaita",
+                "Baton", "BatonGtk", "CGtk", "CAdwaita", "ExampleSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

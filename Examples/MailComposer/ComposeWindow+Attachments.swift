@@ -1,6 +1,7 @@
 import Baton
 import BatonGtk
 import CGtk
+import ExampleSupport
 import Foundation
 import Logging
 
@@ -26,7 +27,7 @@ extension ComposeWindow {
             gtk_flow_box_remove(flow, child)
         }
         for attachment in attachments {
-            let chip = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["card"])
+            let chip = Widgets.box(.horizontal, spacing: 6, classes: ["card"])
             gtk_widget_set_halign(chip, GTK_ALIGN_START)
             let icon = gtk_image_new_from_icon_name(missingAttachments[attachment.sha256] != nil
                                                     ? "dialog-warning-symbolic" : "mail-attachment-symbolic")!

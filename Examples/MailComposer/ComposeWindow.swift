@@ -2,6 +2,7 @@ import Baton
 import BatonGtk
 import CAdwaita
 import CGtk
+import ExampleSupport
 import Foundation
 import Logging
 
@@ -11,7 +12,7 @@ import Logging
 /// Drafts are transactional: when the draft is continued on another device, this window
 /// closes, and only then. Closing a window with something written in it asks first.
 @MainActor
-final class ComposeWindow: MailWindow, UserActivityDelegate {
+final class ComposeWindow: AppWindow, UserActivityDelegate {
     let draftID: UUID
     private(set) var inReplyTo: String?
     private let toEntry = Widgets.entry(placeholder: "Recipients")
@@ -21,8 +22,8 @@ final class ComposeWindow: MailWindow, UserActivityDelegate {
     var bodyViewWidget: UnsafeMutablePointer<GtkWidget> { bodyView }
     /// The header bar's title (the subject) and subtitle (the recipients).
     private let windowTitle: Widgets.Widget = adw_window_title_new("New Message", "")!
-    /// The question asked before a written draft is closed, while it is shown.
-    private var discardQuestion: Widgets.Widget?
+    /// The question asked before a written draft is closed.
+    private let discardQuestion = QuestionDialog()
     private let onSend: (ComposeWindow, MailMessage) -> Bool
     /// Where attachments' bytes are kept.
     let store: AttachmentStore
@@ -42,7 +43,8 @@ final class ComposeWindow: MailWindow, UserActivityDelegate {
         self.draftID = draftID
         self.onSend = onSend
         self.store = store
-        super.init(application: application, title: "New Message", width: 640, height: 520)
+        super.init(application: application, title: "New Message", width: 640, height: 520,
+                   shortcuts: MailApplication.shortcuts)
         buildLayout()
 
         let activity = UserActivity(activityType: MailActivities.compose, center: application.center)
@@ -92,7 +94,7 @@ final class ComposeWindow: MailWindow, UserActivityDelegate {
         gtk_text_view_set_top_margin(textView, 12)
         gtk_text_view_set_bottom_margin(textView, 12)
 
-        let content = Widgets.box(GTK_ORIENTATION_VERTICAL)
+        let content = Widgets.box(.vertical)
         Widgets.append(fields, to: content)
         buildAttachmentsRow()
         Widgets.append(attachmentsBox, to: content)
@@ -175,31 +177,17 @@ final class ComposeWindow: MailWindow, UserActivityDelegate {
                  && state.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
     }
 
-    /// Asks before a written draft is lost (`AdwMessageDialog`); an empty one just closes.
+    /// Asks before a written draft is lost; an empty one just closes.
     override func windowShouldClose() -> Bool {
         guard hasContent else { return true }
-        if let discardQuestion {
-            gtk_window_present(discardQuestion.cast(to: GtkWindow.self))
-            return false
-        }
         let subject = Widgets.text(of: subjectEntry)
-        let dialog = adw_message_dialog_new(gtkWindow, "Discard Draft?",
-                                            subject.isEmpty ? "This message has not been sent and will be lost."
-                                                : "“\(subject)” has not been sent and will be lost.")!
-        let question = baton_adw_message_dialog(dialog)
-        adw_message_dialog_add_response(question, "cancel", "_Keep Editing")
-        adw_message_dialog_add_response(question, "discard", "_Discard")
-        adw_message_dialog_set_response_appearance(question, "discard", ADW_RESPONSE_DESTRUCTIVE)
-        adw_message_dialog_set_default_response(question, "cancel")
-        adw_message_dialog_set_close_response(question, "cancel")
-        GObjectSignals.connectIgnoringArgument(UnsafeMutableRawPointer(dialog), "response::discard") { [weak self] in
-            self?.discard()
+        discardQuestion.ask(over: gtkWindow, heading: "Discard Draft?",
+                            body: subject.isEmpty ? "This message has not been sent and will be lost."
+                                : "“\(subject)” has not been sent and will be lost.",
+                            responses: [.init("cancel", "_Keep Editing"), .init("discard", "_Discard", appearance: .destructive)]) {
+            [weak self] response in
+            if response == "discard" { self?.discard() }
         }
-        GObjectSignals.connect(UnsafeMutableRawPointer(dialog), "destroy") { [weak self] in
-            self?.discardQuestion = nil
-        }
-        discardQuestion = dialog
-        gtk_window_present(dialog.cast(to: GtkWindow.self))
         return false
     }
 

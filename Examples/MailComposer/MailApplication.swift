@@ -2,6 +2,7 @@ import Baton
 import BatonGtk
 import CAdwaita
 import CGtk
+import ExampleSupport
 import Foundation
 import Logging
 
@@ -17,6 +18,15 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
     static let applicationID = "org.example.MailComposer"
     /// Shown in the About window.
     static let version = "0.1.0"
+    /// Where the sample inbox, Info.plist and icons are.
+    static let resources = AppResources(target: "MailComposer", environmentVariable: "MAILCOMPOSER_RESOURCES")
+    /// The shortcuts the app sets, as its windows' shortcuts window lists them.
+    static let shortcuts: [ShortcutsWindow.Group] = [
+        .init("Messages", [("New message", "<Control>n"), ("Reply", "<Control>r"),
+                           ("Attach files", "<Control><Shift>a"), ("Send", "<Control>Return")]),
+        .init("General", [("Main menu", "F10"), ("Keyboard shortcuts", "<Control>question"),
+                          ("Close window", "<Control>w"), ("Quit", "<Control>q")]),
+    ]
 
     private let options: MailComposerOptions
     private let store: MailStore
@@ -39,16 +49,20 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
         restoration = enableStateRestoration(
             directory: options.stateDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
             interval: options.saveInterval)
-        let info = AppResources.bundleInfo
-        if let team = info.teamIdentifier {
-            enableHandoff(teamIdentifier: team, activityTypes: info.allActivityTypes)
-        } else {
-            logger.warning("Handoff is off: Info.plist declares no BatonTeamIdentifier")
+        do {
+            let info = try Self.resources.bundleInfo()
+            if let team = info.teamIdentifier {
+                enableHandoff(teamIdentifier: team, activityTypes: info.allActivityTypes)
+            } else {
+                logger.warning("Handoff is off: Info.plist declares no BatonTeamIdentifier")
+            }
+        } catch {
+            logger.warning("Handoff is off: \(error)")
         }
     }
 
     private func startUp() {
-        AppResources.addIconsToTheme()
+        Self.resources.addIconsToTheme()
         gtk_window_set_default_icon_name(Self.applicationID)
         addAction("compose", accelerators: ["<Control>n"]) { [weak self] in self?.openCompose() }
         addAction("about") { [weak self] in self?.showAbout() }
@@ -90,21 +104,9 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
         if !files.isEmpty { (last ?? openCompose()).attach(files) }
     }
 
-    /// The About window (`AdwAboutWindow`), over the active window.
     private func showAbout() {
-        let about = adw_about_window_new()!
-        let window = baton_adw_about_window(about)
-        adw_about_window_set_application_name(window, "Mail Composer")
-        adw_about_window_set_application_icon(window, Self.applicationID)
-        adw_about_window_set_version(window, Self.version)
-        adw_about_window_set_developer_name(window, "The Baton developers")
-        adw_about_window_set_comments(window, "Write and read mail. Drafts continue on your other devices through Baton, and your windows come back after a restart.")
-        adw_about_window_set_website(window, "https://example.org/baton")
-        adw_about_window_set_license_type(window, GTK_LICENSE_MIT_X11)
-        if let active = gtk_application_get_active_window(gtkApplication) {
-            gtk_window_set_transient_for(about.cast(to: GtkWindow.self), active)
-        }
-        gtk_window_present(about.cast(to: GtkWindow.self))
+        AboutWindow.present(for: gtkApplication, name: "Mail Composer", icon: Self.applicationID, version: Self.version,
+                            comments: "Write and read mail. Drafts continue on your other devices through Baton, and your windows come back after a restart.")
     }
 
     /// Shows the main window and the windows of the last session, once per process: from the
@@ -130,7 +132,7 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
         if let liveMainWindow { return liveMainWindow }
         let window = MessageListWindow(application: self)
         do {
-            try store.prepare(sampleInbox: AppResources.url("inbox.mbox"))
+            try store.prepare(sampleInbox: Self.resources.url("inbox.mbox"))
             window.load(try store.inbox())
         } catch {
             window.banner.showError("Could not open the mailbox in \(store.directory.path): \(error.localizedDescription)")

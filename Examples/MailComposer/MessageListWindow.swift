@@ -2,6 +2,7 @@ import Baton
 import BatonGtk
 import CAdwaita
 import CGtk
+import ExampleSupport
 import Foundation
 
 /// The main window: the inbox on the left, the selected message on the right (a status page
@@ -9,7 +10,7 @@ import Foundation
 /// the activity `org.example.mail.read`; its `userInfo` names the message shown and the
 /// message at the middle of the visible list.
 @MainActor
-final class MessageListWindow: MailWindow {
+final class MessageListWindow: AppWindow {
     private(set) var messages: [MailMessage] = []
     private let list: UnsafeMutablePointer<GtkWidget> = gtk_list_box_new()!
     private var listScroller: UnsafeMutablePointer<GtkWidget>!
@@ -24,7 +25,8 @@ final class MessageListWindow: MailWindow {
     private var pendingScrollTarget: String?
 
     init(application: BatonApplication) {
-        super.init(application: application, title: "Mail Composer", width: 960, height: 620)
+        super.init(application: application, title: "Mail Composer", width: 960, height: 620,
+                   shortcuts: MailApplication.shortcuts)
         buildLayout()
         GObjectSignals.connect(list, "selected-rows-changed") { [weak self] in self?.selectionDidChange() }
         markNeedsSaveOnSelectionChange(ofListBox: OpaquePointer(list))
@@ -61,7 +63,7 @@ final class MessageListWindow: MailWindow {
         gtk_text_view_set_editable(textView, 0)
         gtk_text_view_set_cursor_visible(textView, 0)
         gtk_text_view_set_wrap_mode(textView, GTK_WRAP_WORD_CHAR)
-        let reader = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6)
+        let reader = Widgets.box(.vertical, spacing: 6)
         Widgets.margins(reader, 18)
         Widgets.append(subjectLabel, to: reader)
         Widgets.append(senderLabel, to: reader)
@@ -108,7 +110,7 @@ final class MessageListWindow: MailWindow {
         for row in rows { gtk_list_box_remove(OpaquePointer(list), row.cast(to: GtkWidget.self)) }
         rows = []
         for message in self.messages {
-            let entry = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 2)
+            let entry = Widgets.box(.vertical, spacing: 2)
             Widgets.margins(entry, 6)
             Widgets.append(Widgets.label(message.from.components(separatedBy: " <").first ?? message.from,
                                          classes: ["heading"]), to: entry)

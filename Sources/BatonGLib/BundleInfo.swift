@@ -102,6 +102,12 @@ public struct BundleInfoError: Error, Hashable, Sendable, CustomStringConvertibl
     public let place: String
     public let reason: String
 
+    public init(file: String, place: String = "", reason: String) {
+        self.file = file
+        self.place = place
+        self.reason = reason
+    }
+
     public var description: String {
         [file.isEmpty ? "Info.plist" : file, place].filter { !$0.isEmpty }.joined(separator: ": ") + " \(reason)"
     }

@@ -1,24 +1,29 @@
-import BatonGtk
 import CGtk
 
 /// The keyboard shortcuts window (GTK's `GtkShortcutsWindow`), shown with Ctrl+? and from
-/// the primary menu. It lists the shortcuts ``MailApplication`` sets.
+/// the primary menu. Each app lists the shortcuts it sets.
 @MainActor
-enum ShortcutsWindow {
-    /// A new shortcuts window, for one app window's help overlay.
-    static func make() -> OpaquePointer? {
-        guard let builder = gtk_builder_new_from_string(definition, -1) else { return nil }
+public enum ShortcutsWindow {
+    /// A group of shortcuts: its title, and each shortcut's title and accelerator
+    /// (`<Control>n`).
+    public struct Group: Sendable {
+        public var title: String
+        public var shortcuts: [(title: String, accelerator: String)]
+
+        public init(_ title: String, _ shortcuts: [(title: String, accelerator: String)]) {
+            self.title = title
+            self.shortcuts = shortcuts
+        }
+    }
+
+    /// A new shortcuts window listing `groups`, for one app window's help overlay.
+    public static func make(_ groups: [Group]) -> OpaquePointer? {
+        guard let builder = gtk_builder_new_from_string(definition(groups), -1) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(builder)) }
         return gtk_builder_get_object(builder, "help_overlay").map(OpaquePointer.init)
     }
 
-    private static let groups: [(title: String, shortcuts: [(title: String, accelerator: String)])] = [
-        ("Messages", [("New message", "<Control>n"), ("Reply", "<Control>r"), ("Attach files", "<Control><Shift>a"), ("Send", "<Control>Return")]),
-        ("General", [("Main menu", "F10"), ("Keyboard shortcuts", "<Control>question"),
-                     ("Close window", "<Control>w"), ("Quit", "<Control>q")]),
-    ]
-
-    private static var definition: String {
+    private static func definition(_ groups: [Group]) -> String {
         func escaped(_ text: String) -> String {
             text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;")

@@ -5,15 +5,15 @@ import CGtk
 /// message, and a button to dismiss it. It keeps a reference on its widgets, so it stays
 /// safe to call after GTK destroyed the window it was in.
 @MainActor
-final class Banner {
-    let widget: Widgets.Widget
+public final class Banner {
+    public let widget: Widgets.Widget
     private let spinner: Widgets.Widget
     private let label: Widgets.Widget
 
-    init() {
+    public init() {
         widget = gtk_revealer_new()!
         g_object_ref_sink(UnsafeMutableRawPointer(widget))
-        let content = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["toolbar", "banner"])
+        let content = Widgets.box(.horizontal, spacing: 12, classes: ["toolbar", "banner"])
         Widgets.margins(content, 6)
         spinner = gtk_spinner_new()!
         label = Widgets.label("", wrap: true)
@@ -31,21 +31,21 @@ final class Banner {
     }
 
     /// The text shown, or nil while hidden.
-    private(set) var message: String?
+    public private(set) var message: String?
 
-    func showProgress(_ text: String) {
+    public func showProgress(_ text: String) {
         show(text, busy: true, classes: [])
     }
 
-    func showError(_ text: String) {
+    public func showError(_ text: String) {
         show(text, busy: false, classes: ["error"])
     }
 
-    func showInfo(_ text: String) {
+    public func showInfo(_ text: String) {
         show(text, busy: false, classes: [])
     }
 
-    func hide() {
+    public func hide() {
         message = nil
         gtk_spinner_stop(OpaquePointer(spinner))
         gtk_revealer_set_reveal_child(OpaquePointer(widget), 0)

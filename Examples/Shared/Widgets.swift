@@ -1,23 +1,27 @@
-import BatonGtk
 import CAdwaita
 import CGtk
 
-/// Small constructors for the widgets the app builds, so window code reads as layout.
+/// Small constructors for the widgets the example apps build, so window code reads as layout.
 @MainActor
-enum Widgets {
-    typealias Widget = UnsafeMutablePointer<GtkWidget>
+public enum Widgets {
+    public typealias Widget = UnsafeMutablePointer<GtkWidget>
 
-    static func box(_ orientation: GtkOrientation, spacing: Int32 = 0, classes: [String] = []) -> Widget {
-        let box = gtk_box_new(orientation, spacing)!
+    /// Which way a box lays out its children.
+    public enum Orientation: Sendable {
+        case horizontal, vertical
+    }
+
+    public static func box(_ orientation: Orientation, spacing: Int32 = 0, classes: [String] = []) -> Widget {
+        let box = gtk_box_new(orientation == .horizontal ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL, spacing)!
         addClasses(classes, to: box)
         return box
     }
 
-    static func append(_ child: Widget, to box: Widget) {
+    public static func append(_ child: Widget, to box: Widget) {
         gtk_box_append(box.cast(to: GtkBox.self), child)
     }
 
-    static func label(_ text: String, classes: [String] = [], xalign: Float = 0, wrap: Bool = false) -> Widget {
+    public static func label(_ text: String, classes: [String] = [], xalign: Float = 0, wrap: Bool = false) -> Widget {
         let label = gtk_label_new(text)!
         gtk_label_set_xalign(OpaquePointer(label), xalign)
         if wrap {
@@ -29,26 +33,26 @@ enum Widgets {
         return label
     }
 
-    static func setLabel(_ label: Widget, _ text: String) {
+    public static func setLabel(_ label: Widget, _ text: String) {
         gtk_label_set_text(OpaquePointer(label), text)
     }
 
-    static func entry(placeholder: String) -> Widget {
+    public static func entry(placeholder: String) -> Widget {
         let entry = gtk_entry_new()!
         gtk_entry_set_placeholder_text(entry.cast(to: GtkEntry.self), placeholder)
         gtk_widget_set_hexpand(entry, 1)
         return entry
     }
 
-    static func text(of editable: Widget) -> String {
+    public static func text(of editable: Widget) -> String {
         gtk_editable_get_text(OpaquePointer(editable)).map { String(cString: $0) } ?? ""
     }
 
-    static func setText(_ editable: Widget, _ text: String) {
+    public static func setText(_ editable: Widget, _ text: String) {
         gtk_editable_set_text(OpaquePointer(editable), text)
     }
 
-    static func button(label: String? = nil, icon: String? = nil, action: String? = nil,
+    public static func button(label: String? = nil, icon: String? = nil, action: String? = nil,
                        tooltip: String? = nil, classes: [String] = []) -> Widget {
         let button: Widget
         if let icon {
@@ -66,7 +70,7 @@ enum Widgets {
         return button
     }
 
-    static func scrolled(_ child: Widget) -> Widget {
+    public static func scrolled(_ child: Widget) -> Widget {
         let scrolled = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_child(OpaquePointer(scrolled), child)
         gtk_scrolled_window_set_policy(OpaquePointer(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
@@ -76,7 +80,7 @@ enum Widgets {
     }
 
     /// An `AdwStatusPage`: an icon, a title and a line of description, for an empty place.
-    static func statusPage(icon: String, title: String, description: String) -> Widget {
+    public static func statusPage(icon: String, title: String, description: String) -> Widget {
         let page = adw_status_page_new()!
         adw_status_page_set_icon_name(baton_adw_status_page(page), icon)
         adw_status_page_set_title(baton_adw_status_page(page), title)
@@ -85,11 +89,11 @@ enum Widgets {
         return page
     }
 
-    static func addClasses(_ classes: [String], to widget: Widget) {
+    public static func addClasses(_ classes: [String], to widget: Widget) {
         for name in classes { gtk_widget_add_css_class(widget, name) }
     }
 
-    static func margins(_ widget: Widget, _ value: Int32) {
+    public static func margins(_ widget: Widget, _ value: Int32) {
         gtk_widget_set_margin_top(widget, value)
         gtk_widget_set_margin_bottom(widget, value)
         gtk_widget_set_margin_start(widget, value)
@@ -97,7 +101,7 @@ enum Widgets {
     }
 
     /// The whole text of a text view's buffer.
-    static func text(ofBuffer buffer: UnsafeMutablePointer<GtkTextBuffer>) -> String {
+    public static func text(ofBuffer buffer: UnsafeMutablePointer<GtkTextBuffer>) -> String {
         var start = GtkTextIter()
         var end = GtkTextIter()
         gtk_text_buffer_get_bounds(buffer, &start, &end)
