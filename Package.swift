@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "baton", targets: ["baton"]),
         .executable(name: "BatonCoreDemo", targets: ["BatonCoreDemo"]),
         .executable(name: "MailComposer", targets: ["MailComposer"]),
+        .executable(name: "TextEditor", targets: ["TextEditor"]),
         .executable(name: "baton-app", targets: ["BatonApp"]),
     ],
     dependencies: [
@@ -102,6 +103,16 @@ let package = Package(
             resources: [.copy("Resources")]
         ),
         .executableTarget(
+            name: "TextEditor",
+            dependencies: [
+                "Baton", "BatonGLib", "BatonGtk", "CGtk", "CAdwaita", "ExampleSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/TextEditor",
+            resources: [.copy("Resources")]
+        ),
+        .executableTarget(
             name: "BatonApp",
             dependencies: [
                 "Baton", "BatonBus", "BatonGLib", "BatonGtk", "CGtk", "CAdwaita",
@@ -119,7 +130,7 @@ let package = Package(
             path: "Tests/BatonTestApp"
         ),
         .target(name: "ServiceFixtures", dependencies: ["CGLib"], path: "Tests/ServiceFixtures"),
-        .testTarget(name: "BatondTests", dependencies: ["ServiceFixtures", "batond"]),
+        .testTarget(name: "BatondTests", dependencies: ["ServiceFixtures", "batond", "BatonGLib", "CGLib"]),
         .testTarget(name: "BatonPeerTests", dependencies: ["BatonPeer", "BatonGLib", "BatonBus", "Baton", "ServiceFixtures"]),
         .testTarget(name: "BatonGLibTests", dependencies: ["Baton", "BatonGLib", "BatonBus", "CGLib", "ServiceFixtures"]),
         .executableTarget(

@@ -83,31 +83,10 @@ extension ComposeWindow {
 
     /// Opens the desktop's file chooser to attach files.
     func chooseAttachments() {
-        guard fileChooser == nil else { return }
-        let chooser = gtk_file_chooser_native_new("Attach Files", gtkWindow?.cast(to: GtkWindow.self),
-                                                  GTK_FILE_CHOOSER_ACTION_OPEN, "_Attach", "_Cancel")!
-        gtk_file_chooser_set_select_multiple(chooser, 1)
-        fileChooser = chooser
-        GObjectSignals.connectInt(UnsafeMutableRawPointer(chooser), "response") { [weak self] response in
-            guard let self else { return }
-            var urls: [URL] = []
-            if response == GTK_RESPONSE_ACCEPT.rawValue, let files = gtk_file_chooser_get_files(chooser) {
-                let list = files
-                for index in 0..<g_list_model_get_n_items(list) {
-                    guard let file = g_list_model_get_item(list, index) else { continue }
-                    if let path = g_file_get_path(OpaquePointer(file)) {
-                        urls.append(URL(fileURLWithPath: String(cString: path)))
-                        g_free(path)
-                    }
-                    g_object_unref(file)
-                }
-                g_object_unref(UnsafeMutableRawPointer(files))
-            }
-            g_object_unref(UnsafeMutableRawPointer(chooser))
-            fileChooser = nil
-            attach(urls)
+        fileChooser.show(over: gtkWindow, title: "Attach Files", accept: "_Attach", purpose: .open(multiple: true)) {
+            [weak self] urls in
+            self?.attach(urls)
         }
-        gtk_native_dialog_show(UnsafeMutablePointer(chooser))
     }
 
     /// Marks the attachments whose bytes are neither here nor on their way.

@@ -35,8 +35,8 @@ final class ComposeWindow: AppWindow, UserActivityDelegate {
     var receivingAttachments: Set<String> = []
     /// The row under the fields that lists the attachments.
     let attachmentsBox = gtk_flow_box_new()!
-    /// The file chooser, while it is open.
-    var fileChooser: OpaquePointer?
+    /// The chooser of files to attach.
+    let fileChooser = FileChooser()
 
     init(application: BatonApplication, draftID: UUID = UUID(), store: AttachmentStore,
          onSend: @escaping (ComposeWindow, MailMessage) -> Bool) {

@@ -49,6 +49,20 @@ package enum GLibSources {
         }, box, release)
     }
 
+    /// Runs `body` once, when the main loop has nothing more urgent to do: after pending
+    /// redraws, layout and other idle work of default priority (`G_PRIORITY_LOW`). Returns
+    /// the source id, for ``cancel(_:)``.
+    @discardableResult
+    package static func onceIdle(_ body: @escaping @MainActor () -> Void) -> guint {
+        let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
+        return g_idle_add_full(G_PRIORITY_LOW, { data in
+            guard let data else { return baton_source_remove() }
+            let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { handler.body() }
+            return baton_source_remove()
+        }, box, release)
+    }
+
     /// Runs `body` once, when the descriptor `fd` is ready for `condition` (or hung up, or in
     /// error). Returns the source id, for ``cancel(_:)``.
     @discardableResult

@@ -10,7 +10,9 @@ struct AppsCommand: ParsableCommand {
             (X-Baton-TeamID, X-Baton-ActivityTypes); VERIFICATION says which, or why not. Only an \
             app verified for an activity type receives that type from other devices, and it goes \
             before installed and unverified apps. Running apps verified for a type come first, \
-            the most recently active first.
+            the most recently active first. A document app's entry also says which activity \
+            type its documents of each MIME type carry (X-Baton-DocumentTypes; document-types \
+            in --json).
             """)
 
     @OptionGroup var output: OutputOptions

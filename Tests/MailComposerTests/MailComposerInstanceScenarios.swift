@@ -64,11 +64,11 @@ extension MailComposerHandoffScenarios {
         try FileManager.default.createDirectory(at: started.root, withIntermediateDirectories: true)
         // The shipped desktop entry (DBusActivatable) with the program's path, as the installer
         // writes it, and a service file like the shipped one, with the test's folders.
-        try String(contentsOf: MailComposerProcess.shippedDesktopEntry, encoding: .utf8)
+        try String(contentsOf: started.shippedDesktopEntry, encoding: .utf8)
             .replacingOccurrences(of: "Exec=MailComposer", with: "Exec=\(MailComposerProcess.executable.path)")
             .write(to: session.dataHome.appendingPathComponent("applications/org.example.MailComposer.desktop"),
                    atomically: true, encoding: .utf8)
-        let service = try String(contentsOf: MailComposerProcess.shippedServiceFile, encoding: .utf8)
+        let service = try String(contentsOf: started.shippedServiceFile, encoding: .utf8)
             .replacingOccurrences(of: "Exec=@bindir@/MailComposer", with: """
                 Exec=/usr/bin/env BATON_TRACE=\(started.traceURL.path) \(MailComposerProcess.executable.path) \
                 --state-dir \(started.stateDirectory.path) --data-dir \(started.dataDirectory.path) --save-interval 0

@@ -13,8 +13,8 @@
 #   D-Bus services    every [D-BUS Service] file: Name= is the file's name, and its desktop
 #                     entry's when it has one; Exec= is there; a private dbus-daemon reading
 #                     them lists each name as activatable
-# X-Baton-ActivityTypes against Info.plist's NSUserActivityTypes is checked by the Swift test
-# Tests/MailComposerTests/DeclaredActivityTypesTests.swift, not here.
+# The X-Baton-* keys against each app's Info.plist are checked by the Swift test
+# Tests/BatondTests/ExampleDeclarationsTests.swift, not here.
 # Says which Debian package provides a missing tool. Exits non-zero when a check fails, with
 # the tool's own message.
 set -euo pipefail
@@ -219,7 +219,7 @@ EOF
     fi
 fi
 
-echo "desktop-files-check: note: X-Baton-ActivityTypes against Info.plist is Tests/MailComposerTests/DeclaredActivityTypesTests.swift's check"
+echo "desktop-files-check: note: the X-Baton-* keys against Info.plist are Tests/BatondTests/ExampleDeclarationsTests.swift's check"
 if ((failures)); then
     echo "desktop-files-check: $failures check(s) failed" >&2
     exit 1

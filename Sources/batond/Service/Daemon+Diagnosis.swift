@@ -126,7 +126,14 @@ extension InstalledApps {
                                         fix: "fix or remove \(file.path); desktop-file-validate says what is wrong"))
                     continue
                 }
-                checks.append(.pass(check, "\(app.appID) continues \(app.activityTypes.sorted().joined(separator: ", ")) for team \(app.teamID)"))
+                let continues = "\(app.appID) continues \(app.activityTypes.sorted().joined(separator: ", ")) for team \(app.teamID)"
+                if !app.documentTypes.problems.isEmpty {
+                    checks.append(.fail(check, "\(file.path): \(DocumentTypeClaims.key): " + app.documentTypes.problems.joined(separator: "; "),
+                                        fix: "list MIME-TYPE:ACTIVITY-TYPE pairs whose activity types X-Baton-ActivityTypes claims, as Info.plist's CFBundleDocumentTypes declares them"))
+                } else {
+                    let documents = app.documentTypes.pairs.isEmpty ? "" : ", documents of \(app.documentTypes.pairs.count) MIME types"
+                    checks.append(.pass(check, continues + documents))
+                }
             }
         }
         return checks

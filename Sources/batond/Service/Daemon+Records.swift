@@ -67,6 +67,7 @@ extension Daemon {
             ]
             if let icon = installed.icon { record["icon"] = .string(icon) }
             if let name = installed.name { record["name"] = .string(name) }
+            if !installed.documentTypes.pairs.isEmpty { record["document-types"] = .strings(installed.documentTypes.pairs) }
             records.append(record)
         }
         // A running app's icon and name are its entry's.
@@ -76,6 +77,7 @@ extension Daemon {
             var record = record
             if let icon = entry.icon { record["icon"] = .string(icon) }
             if let name = entry.name { record["name"] = .string(name) }
+            if !entry.documentTypes.pairs.isEmpty { record["document-types"] = .strings(entry.documentTypes.pairs) }
             return record
         }
     }

@@ -17,6 +17,8 @@ struct InstalledApp: ActivityClaimant, Sendable {
     var icon: String? = nil
     /// The entry's `Name=` in the person's language.
     var name: String? = nil
+    /// The documents it continues (`X-Baton-DocumentTypes`).
+    var documentTypes = DocumentTypeClaims(nil, claimedActivityTypes: [])
 
     func claims(_ activityType: String) -> Bool { activityTypes.contains(activityType) }
 }
@@ -27,6 +29,10 @@ struct InstalledApp: ActivityClaimant, Sendable {
 ///
 ///     X-Baton-ActivityTypes=org.example.mail.compose;org.example.mail.read;
 ///     X-Baton-TeamID=org.example
+///
+/// A document app adds the activity type of each MIME type it opens (``DocumentTypeClaims``):
+///
+///     X-Baton-DocumentTypes=text/markdown:org.example.texteditor.editing;
 ///
 /// Entries are read from `applications/` under `$XDG_DATA_HOME` and each of
 /// `$XDG_DATA_DIRS`, earlier folders winning for the same desktop file id, as desktop
@@ -68,7 +74,9 @@ enum InstalledApps {
                             activityTypes: claims.activityTypes, desktopFile: file.path,
                             isDBusActivatable: g_desktop_app_info_get_boolean(info, "DBusActivatable") != 0,
                             icon: notificationIcon(string(info, "Icon")),
-                            name: displayName.map { String(cString: $0) })
+                            name: displayName.map { String(cString: $0) },
+                            documentTypes: DocumentTypeClaims(string(info, DocumentTypeClaims.key),
+                                                              claimedActivityTypes: claims.activityTypes))
     }
 
     /// `icon`, an entry's `Icon=`, as a notification's `app_icon`: an icon name as it is, an

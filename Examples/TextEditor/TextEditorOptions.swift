@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+
+/// Command-line options.
+struct TextEditorOptions: ParsableArguments {
+    static let configuration = CommandConfiguration(
+        commandName: "TextEditor",
+        abstract: "A GTK 4 editor of plain text and Markdown whose documents continue on your other devices.",
+        discussion: """
+            One Text Editor runs per session: launched again with files, it opens them in the \
+            running one and exits. A file that does not exist yet opens empty and is created on \
+            the first save. --state-dir and --save-interval apply to the first.
+            """)
+
+    @Argument(help: ArgumentHelp("Files to open, each in a window.", valueName: "file"))
+    var files: [String] = []
+
+    @Flag(help: "Open a new, untitled document.")
+    var new = false
+
+    @Option(name: .customLong("state-dir"),
+            help: ArgumentHelp("Where open windows are saved for the next launch.", valueName: "dir"))
+    var stateDirectory: String?
+
+    @Option(name: .customLong("save-interval"), help: "Seconds between saves of the open windows (0: only on quit).")
+    var saveInterval: UInt32 = 30
+
+    @Flag(help: "Run a separate instance, not the session's one.")
+    var standalone = false
+
+    /// GApplication's own option, with which the bus starts the app (its D-Bus service file).
+    @Flag(name: .customLong("gapplication-service"), help: .hidden)
+    var gapplicationService = false
+
+    /// What goes to GApplication: the service option, and each file as an absolute `file:`
+    /// URI, which a second instance passes to the first; `--new` is the URI `textedit:new`.
+    var applicationArguments: [String] {
+        (gapplicationService ? ["--gapplication-service"] : [])
+            + files.map { URL(fileURLWithPath: $0).standardizedFileURL.absoluteString }
+            + (new ? [TextEditorApplication.newDocumentURI] : [])
+    }
+}
