@@ -124,6 +124,7 @@ let package = Package(
         .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonTesting"]),
         .testTarget(name: "BatonGtkTests", dependencies: ["Baton", "BatonGtk", "BatonTesting", "CGtk"]),
         .testTarget(name: "MailComposerTests", dependencies: ["ServiceFixtures"]),
+        .testTarget(name: "TextEditorTests", dependencies: ["ServiceFixtures"]),
         .executableTarget(
             name: "BatonTestApp",
             dependencies: ["Baton", "BatonGtk", "BatonGLib", "CGLib", "CGtk"],

@@ -71,6 +71,7 @@ open class ExampleAppProcess {
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }.merging(desktop.environment) { $1 }
         environment["BATON_TRACE"] = traceURL.path
         process.environment = environment
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)
         process.standardOutput = FileHandle.nullDevice
