@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds batond, baton, the Baton app and MailComposer in release mode and installs them for the current
-# user, so that batond runs with the graphical session:
-#   binaries              $PREFIX/bin (PREFIX is ~/.local by default): batond, baton, baton-app, MailComposer
+# Builds batond, baton, the Baton app and the example apps (MailComposer, TextEditor) in release
+# mode and installs them for the current user, so that batond runs with the graphical session:
+#   binaries              $PREFIX/bin (PREFIX is ~/.local by default): batond, baton, baton-app,
+#                         MailComposer, TextEditor (each example with its Baton_NAME.resources folder)
 #   the Baton app         $XDG_DATA_HOME/applications/org.baton.Baton.desktop (in the launcher)
 #   D-Bus activation      $XDG_DATA_HOME/dbus-1/services/org.baton.Daemon.service
 #   systemd user unit     $XDG_CONFIG_HOME/systemd/user/batond.service, enabled: linked from
@@ -11,13 +12,15 @@
 #                         do not start systemd user units (systemd-run sessions skip it)
 #   batond's entry, icon  $XDG_DATA_HOME/applications/org.baton.Daemon.desktop (hidden from menus),
 #                         $XDG_DATA_HOME/icons/hicolor/{scalable,symbolic}/apps/org.baton.Daemon*.svg
-#   MailComposer          $XDG_DATA_HOME/applications/org.example.MailComposer.desktop (its desktop
-#                         entry: Exec= and its action's Exec= name the installed program),
-#                         $XDG_DATA_HOME/dbus-1/services/org.example.MailComposer.service,
-#                         $XDG_DATA_HOME/icons/hicolor/{scalable,symbolic}/apps/org.example.MailComposer*.svg,
-#                         $XDG_DATA_HOME/metainfo/org.example.MailComposer.metainfo.xml (AppStream)
+#   the examples          for NAME in MailComposer and TextEditor:
+#                         $XDG_DATA_HOME/applications/org.example.NAME.desktop (its desktop
+#                         entry: Exec= and its actions' Exec= name the installed program),
+#                         $XDG_DATA_HOME/dbus-1/services/org.example.NAME.service,
+#                         $XDG_DATA_HOME/icons/hicolor/{scalable,symbolic}/apps/org.example.NAME*.svg,
+#                         $XDG_DATA_HOME/metainfo/org.example.NAME.metainfo.xml (AppStream)
 #   caches                update-desktop-database refreshes $XDG_DATA_HOME/applications/mimeinfo.cache
-#                         (when installed), so MailComposer is known as a mailto: handler; the
+#                         (when installed), so MailComposer is known as a mailto: handler and
+#                         TextEditor as an editor of text/plain and text/markdown; the
 #                         icon cache is refreshed only where $XDG_DATA_HOME/icons/hicolor has an
 #                         index.theme (GTK ignores a cache without one). Neither is in --list-files:
 #                         they are shared, and the uninstaller refreshes them rather than delete them.
@@ -26,10 +29,10 @@
 #   manual pages          $PREFIX/share/man/man1/baton.1 and batond.1
 # XDG_DATA_HOME and XDG_CONFIG_HOME default to ~/.local/share and ~/.config. With HOME and
 # those set elsewhere, everything goes there (the tests install into a temporary HOME).
-# MailComposer's entry declares that it handles mailto: links (MimeType=x-scheme-handler/mailto)
-# but this script does not make it the default handler: that is the user's choice, made in the
-# desktop's settings or with `xdg-mime default org.example.MailComposer.desktop x-scheme-handler/mailto`,
-# which is never run here.
+# MailComposer's entry declares that it handles mailto: links (MimeType=x-scheme-handler/mailto),
+# TextEditor's that it edits text/plain and text/markdown, but this script makes neither the
+# default handler: that is the user's choice, made in the desktop's settings or with
+# `xdg-mime default org.example.MailComposer.desktop x-scheme-handler/mailto`, never run here.
 # scripts/uninstall-service.sh removes all of it; `--list-files` prints what is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +40,7 @@ cd "$(dirname "$0")/.."
 usage() {
     cat <<'EOF'
 usage: scripts/install-service.sh [--binaries DIR] [--list-files]
-  --binaries DIR  install the batond, baton, baton-app and MailComposer already built in DIR (such as
+  --binaries DIR  install the batond, baton, baton-app, MailComposer and TextEditor already built in DIR (such as
                   `swift build --show-bin-path`) instead of building them in release mode
   --list-files    print every path the installation makes, one a line, and exit
 EOF
@@ -63,28 +66,30 @@ config="${XDG_CONFIG_HOME:-$HOME/.config}"
 unitdir="$config/systemd/user"
 wants="$unitdir/graphical-session.target.wants"
 resources=Sources/batond/Resources
-mail_resources=Examples/MailComposer/Resources
-programs=(batond baton baton-app MailComposer)
+examples=(MailComposer TextEditor)
+programs=(batond baton baton-app "${examples[@]}")
 
-# Every path the installation makes (a folder only for MailComposer's resources); the
+# Every path the installation makes (a folder only for each example's resources); the
 # uninstaller removes exactly these.
 installed_files() {
-    local program
+    local program example
     for program in "${programs[@]}"; do echo "$bindir/$program"; done
-    echo "$bindir/Baton_MailComposer.resources"
+    for example in "${examples[@]}"; do echo "$bindir/Baton_$example.resources"; done
     echo "$data/dbus-1/services/org.baton.Daemon.service"
     echo "$unitdir/batond.service"
     echo "$wants/batond.service"
     echo "$config/autostart/org.baton.Daemon.desktop"
     echo "$data/applications/org.baton.Daemon.desktop"
-    echo "$data/applications/org.example.MailComposer.desktop"
     echo "$data/applications/org.baton.Baton.desktop"
-    echo "$data/dbus-1/services/org.example.MailComposer.service"
     echo "$data/icons/hicolor/scalable/apps/org.baton.Daemon.svg"
     echo "$data/icons/hicolor/symbolic/apps/org.baton.Daemon-symbolic.svg"
-    echo "$data/icons/hicolor/scalable/apps/org.example.MailComposer.svg"
-    echo "$data/icons/hicolor/symbolic/apps/org.example.MailComposer-symbolic.svg"
-    echo "$data/metainfo/org.example.MailComposer.metainfo.xml"
+    for example in "${examples[@]}"; do
+        echo "$data/applications/org.example.$example.desktop"
+        echo "$data/dbus-1/services/org.example.$example.service"
+        echo "$data/icons/hicolor/scalable/apps/org.example.$example.svg"
+        echo "$data/icons/hicolor/symbolic/apps/org.example.$example-symbolic.svg"
+        echo "$data/metainfo/org.example.$example.metainfo.xml"
+    done
     for program in baton batond; do
         echo "$data/bash-completion/completions/$program"
         echo "$data/zsh/site-functions/_$program"
@@ -128,12 +133,11 @@ install_template() {
     install -m 0644 "$work/template" "$2"
 }
 
-install -d "$bindir" "$bindir/Baton_MailComposer.resources" "$data/dbus-1/services" "$unitdir" "$wants" \
+install -d "$bindir" "$data/dbus-1/services" "$unitdir" "$wants" \
     "$config/autostart" "$data/applications" "$data/icons/hicolor/scalable/apps" \
     "$data/icons/hicolor/symbolic/apps" "$data/metainfo" "$data/bash-completion/completions" \
     "$data/zsh/site-functions" "$config/fish/completions" "$mandir/man1"
 for program in "${programs[@]}"; do install -m 0755 "$bin/$program" "$bindir/"; done
-cp -R "$bin/Baton_MailComposer.resources/." "$bindir/Baton_MailComposer.resources/"
 install_template "$resources/org.baton.Daemon.service" "$data/dbus-1/services/org.baton.Daemon.service"
 install_template "$resources/batond.service" "$unitdir/batond.service"
 install_template "$resources/org.baton.Daemon-autostart.desktop" "$config/autostart/org.baton.Daemon.desktop"
@@ -141,22 +145,27 @@ install_template "$resources/org.baton.Daemon.desktop" "$data/applications/org.b
 install_template Sources/BatonApp/Resources/org.baton.Baton.desktop "$data/applications/org.baton.Baton.desktop"
 install -m 0644 "$resources/org.baton.Daemon.svg" "$data/icons/hicolor/scalable/apps/"
 install -m 0644 "$resources/org.baton.Daemon-symbolic.svg" "$data/icons/hicolor/symbolic/apps/"
-# MailComposer's entry names the bare program on every Exec line (the main group's and each
+# Each example's entry names the bare program on every Exec line (the main group's and each
 # action's), which the tests replace too: here it becomes the installed path.
-sed "s|^Exec=MailComposer|Exec=$bindir/MailComposer|" "$mail_resources/org.example.MailComposer.desktop" \
-    >"$work/MailComposer.desktop"
-install -m 0644 "$work/MailComposer.desktop" "$data/applications/org.example.MailComposer.desktop"
-install_template "$mail_resources/org.example.MailComposer.service" "$data/dbus-1/services/org.example.MailComposer.service"
-install -m 0644 "$mail_resources/icons/hicolor/scalable/apps/org.example.MailComposer.svg" "$data/icons/hicolor/scalable/apps/"
-install -m 0644 "$mail_resources/icons/hicolor/symbolic/apps/org.example.MailComposer-symbolic.svg" \
-    "$data/icons/hicolor/symbolic/apps/"
-install -m 0644 "$mail_resources/org.example.MailComposer.metainfo.xml" "$data/metainfo/"
+for example in "${examples[@]}"; do
+    example_resources=Examples/$example/Resources
+    install -d "$bindir/Baton_$example.resources"
+    cp -R "$bin/Baton_$example.resources/." "$bindir/Baton_$example.resources/"
+    sed "s|^Exec=$example|Exec=$bindir/$example|" "$example_resources/org.example.$example.desktop" >"$work/$example.desktop"
+    install -m 0644 "$work/$example.desktop" "$data/applications/org.example.$example.desktop"
+    install_template "$example_resources/org.example.$example.service" "$data/dbus-1/services/org.example.$example.service"
+    install -m 0644 "$example_resources/icons/hicolor/scalable/apps/org.example.$example.svg" "$data/icons/hicolor/scalable/apps/"
+    install -m 0644 "$example_resources/icons/hicolor/symbolic/apps/org.example.$example-symbolic.svg" \
+        "$data/icons/hicolor/symbolic/apps/"
+    install -m 0644 "$example_resources/org.example.$example.metainfo.xml" "$data/metainfo/"
+done
 if command -v desktop-file-validate >/dev/null 2>&1; then
     desktop-file-validate "$data/applications/org.baton.Daemon.desktop" "$config/autostart/org.baton.Daemon.desktop" \
-        "$data/applications/org.example.MailComposer.desktop" "$data/applications/org.baton.Baton.desktop" \
+        "$data/applications/org.example.MailComposer.desktop" "$data/applications/org.example.TextEditor.desktop" \
+        "$data/applications/org.baton.Baton.desktop" \
         || echo "install-service: warning: desktop-file-validate found problems (above)" >&2
 fi
-# The caches desktops read: the MIME handlers (so mailto: links can offer MailComposer; the
+# The caches desktops read: the MIME handlers (so mailto: links can offer MailComposer and text files TextEditor; the
 # default handler stays the user's), and the icon cache, only where the theme folder has an
 # index.theme (without one, GTK would not read the cache).
 if command -v update-desktop-database >/dev/null 2>&1; then

@@ -2,17 +2,18 @@
 # Removes what scripts/install-service.sh installed for the current user, as that script
 # lists it (`install-service.sh --list-files`, with the same PREFIX, HOME and XDG_* variables):
 # the binaries, the D-Bus service files, the systemd user unit and its link in
-# graphical-session.target.wants/, the autostart entry, batond's and MailComposer's desktop
-# entries, the icons, MailComposer's AppStream metainfo, the shell completions and the manual
-# pages. A batond running from the installed binary is stopped first (through systemd when a
+# graphical-session.target.wants/, the autostart entry, the desktop entries of batond and the
+# example apps (MailComposer, TextEditor), the icons, the examples' AppStream metainfo, the shell
+# completions and the manual pages. A batond running from the installed binary is stopped first (through systemd when a
 # user manager runs). The shared caches the installer refreshed are refreshed again, not
-# deleted: update-desktop-database rewrites applications/mimeinfo.cache without MailComposer's
-# mailto: claim (a cache left describing nothing is removed), and the icon cache is rebuilt
+# deleted: update-desktop-database rewrites applications/mimeinfo.cache without the examples'
+# MIME claims (a cache left describing nothing is removed), and the icon cache is rebuilt
 # where icons/hicolor has an index.theme.
 #
 # The user's own data stays: batond's state, this device's identity key and pairings
-# (so the other devices stay paired), MailComposer's mail and windows. `--purge` deletes
-# those too, and says which folders it deleted.
+# (so the other devices stay paired), MailComposer's mail and windows, TextEditor's saved
+# windows. `--purge` deletes those too, and says which folders it deleted; documents are the
+# person's and are never touched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +23,7 @@ while (($#)); do
         --purge) purge=true; shift ;;
         -h | --help)
             echo "usage: scripts/uninstall-service.sh [--purge]"
-            echo "  --purge  also delete batond's state, this device's identity and pairings, and MailComposer's data"
+            echo "  --purge  also delete batond's state, this device's identity and pairings, MailComposer's data and TextEditor's saved windows (never your documents)"
             exit 0 ;;
         *) echo "uninstall-service: unknown argument $1" >&2; exit 2 ;;
     esac
@@ -76,7 +77,7 @@ removed=0
 for path in "${files[@]}"; do
     if [ -L "$path" ] || [ -f "$path" ]; then
         rm -f -- "$path"
-    elif [ -d "$path" ] && [ "$(basename "$path")" = Baton_MailComposer.resources ]; then
+    elif [ -d "$path" ] && case "$(basename "$path")" in Baton_*.resources) true ;; *) false ;; esac; then
         rm -rf -- "$path"
     else
         continue
@@ -96,8 +97,8 @@ if [ -d "$applications" ]; then
         if [ -f "$applications/mimeinfo.cache" ] && ! grep -q '=' "$applications/mimeinfo.cache"; then
             rm -f -- "$applications/mimeinfo.cache"
         fi
-    elif [ -f "$applications/mimeinfo.cache" ] && grep -q 'org\.example\.MailComposer\.desktop' "$applications/mimeinfo.cache"; then
-        echo "uninstall-service: note: $applications/mimeinfo.cache still names MailComposer (no update-desktop-database here to rewrite it); desktops skip entries whose file is gone"
+    elif [ -f "$applications/mimeinfo.cache" ] && grep -q 'org\.example\.\(MailComposer\|TextEditor\)\.desktop' "$applications/mimeinfo.cache"; then
+        echo "uninstall-service: note: $applications/mimeinfo.cache still names the example apps (no update-desktop-database here to rewrite it); desktops skip entries whose file is gone"
     fi
 fi
 # The icon cache, where the installer refreshed one (only beside an index.theme).
@@ -112,7 +113,8 @@ fi
 if $manager; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi
 echo "uninstall-service: removed $removed installed files"
 
-kept=("$state/baton" "$config/baton" "$data/org.example.MailComposer" "$state/org.example.MailComposer")
+kept=("$state/baton" "$config/baton" "$data/org.example.MailComposer" "$state/org.example.MailComposer"
+      "$state/org.example.TextEditor")
 if $purge; then
     for folder in "${kept[@]}"; do
         if [ -e "$folder" ]; then
@@ -120,7 +122,7 @@ if $purge; then
             echo "uninstall-service: deleted $folder"
         fi
     done
-    echo "uninstall-service: purged batond's state, this device's identity key and pairings (pair again to use Baton), and MailComposer's data"
+    echo "uninstall-service: purged batond's state, this device's identity key and pairings (pair again to use Baton), MailComposer's data and TextEditor's saved windows (never your documents)"
 else
     for folder in "${kept[@]}"; do
         if [ -e "$folder" ]; then echo "uninstall-service: kept $folder (--purge deletes it)"; fi

@@ -2,14 +2,15 @@
 # Checks scripts/install-service.sh and scripts/uninstall-service.sh in a temporary HOME (with
 # XDG_* there too): every file is installed with a sane mode, the unit is enabled for the
 # graphical session (its link in graphical-session.target.wants/) and passes
-# `systemd-analyze verify`, the desktop entries pass desktop-file-validate (MailComposer's
-# names the installed program on every Exec line and is in the MIME cache as a mailto:
-# handler, which is not made the default), the D-Bus service files start the installed
-# programs, the icons are SVG documents, MailComposer's metainfo passes appstreamcli, the
+# `systemd-analyze verify`, the desktop entries pass desktop-file-validate (each example's
+# names the installed program on every Exec line; MailComposer is in the MIME cache as a
+# mailto: handler and TextEditor for text/markdown, neither made the default), the D-Bus
+# service files start the installed programs, the icons are SVG documents, the examples'
+# metainfo passes appstreamcli, the
 # completion scripts parse, the manual pages render; with a fake systemctl first on PATH, the
 # scripts go through `systemctl --user` instead. Then the installed batond runs on a private
 # bus, a second one exits at once with status 0, and uninstall-service.sh stops it, removes
-# every installed file (and MailComposer from the MIME cache) but leaves the user's state and
+# every installed file (and the examples from the MIME cache) but leaves the user's state and
 # keys, which --purge deletes.
 # Installs the debug products (`swift build --show-bin-path`), built here when missing.
 # Exits non-zero when a case fails.
@@ -28,7 +29,8 @@ pass() {
 
 if ! command -v swift >/dev/null 2>&1; then source scripts/setup.sh >/dev/null; fi
 bin=$(swift build --show-bin-path)
-for product in batond baton baton-app MailComposer; do
+examples=(MailComposer TextEditor)
+for product in batond baton baton-app "${examples[@]}"; do
     [ -x "$bin/$product" ] || swift build --product "$product"
 done
 # swift-argument-parser's generate-manual tool, which install-service.sh finds beside the
@@ -76,20 +78,22 @@ esac
 
 listed=()
 while IFS= read -r path; do listed+=("$path"); done < <(scripts/install-service.sh --list-files)
-expected=("$bindir/batond" "$bindir/baton" "$bindir/MailComposer" "$bindir/Baton_MailComposer.resources"
+expected=("$bindir/batond" "$bindir/baton"
     "$data/dbus-1/services/org.baton.Daemon.service" "$unit" "$link"
     "$config/autostart/org.baton.Daemon.desktop" "$data/applications/org.baton.Daemon.desktop"
-    "$data/applications/org.example.MailComposer.desktop"
-    "$data/dbus-1/services/org.example.MailComposer.service"
     "$data/icons/hicolor/scalable/apps/org.baton.Daemon.svg"
     "$data/icons/hicolor/symbolic/apps/org.baton.Daemon-symbolic.svg"
-    "$data/icons/hicolor/scalable/apps/org.example.MailComposer.svg"
-    "$data/icons/hicolor/symbolic/apps/org.example.MailComposer-symbolic.svg"
-    "$data/metainfo/org.example.MailComposer.metainfo.xml"
     "$data/bash-completion/completions/baton" "$data/bash-completion/completions/batond"
     "$data/zsh/site-functions/_baton" "$data/zsh/site-functions/_batond"
     "$config/fish/completions/baton.fish" "$config/fish/completions/batond.fish"
     "$mandir/man1/baton.1" "$mandir/man1/batond.1")
+for example in "${examples[@]}"; do
+    expected+=("$bindir/$example" "$bindir/Baton_$example.resources"
+        "$data/applications/org.example.$example.desktop" "$data/dbus-1/services/org.example.$example.service"
+        "$data/icons/hicolor/scalable/apps/org.example.$example.svg"
+        "$data/icons/hicolor/symbolic/apps/org.example.$example-symbolic.svg"
+        "$data/metainfo/org.example.$example.metainfo.xml")
+done
 for path in "${expected[@]}"; do
     [[ " ${listed[*]} " == *" $path "* ]] || fail "--list-files does not list $path"
 done
@@ -110,7 +114,7 @@ for path in "${listed[@]}"; do
     fi
     mode=$(stat -c %a "$path")
     case "$path" in
-        "$bindir/Baton_MailComposer.resources") want=755 ;;
+        "$bindir/Baton_"*.resources) want=755 ;;
         "$bindir/"*) want=755 ;;
         *) want=644 ;;
     esac
@@ -118,10 +122,12 @@ for path in "${listed[@]}"; do
     [ "$(stat -c %U "$path")" = "$(id -un)" ] || fail "$path is not owned by $(id -un)"
 done
 while IFS= read -r path; do
-    case "$path" in "$bindir/Baton_MailComposer.resources/"* | "$mime_cache" | "$icon_cache") continue ;; esac
+    case "$path" in "$bindir/Baton_"*.resources/* | "$mime_cache" | "$icon_cache") continue ;; esac
     [[ " ${listed[*]} " == *" $path "* ]] || fail "$path was installed but is not listed (uninstall would leave it)"
 done < <(find "$home" \( -type f -o -type l \) -not -path "$home/run/*")
-[ -f "$bindir/Baton_MailComposer.resources/Resources/Info.plist" ] || fail "MailComposer's resources were not copied"
+for example in "${examples[@]}"; do
+    [ -f "$bindir/Baton_$example.resources/Resources/Info.plist" ] || fail "$example's resources were not copied"
+done
 [ "$failures" -eq "$mode_failures" ] && pass "all ${#listed[@]} listed files installed, 0755 programs and 0644 files, none unlisted"
 
 # The unit, enabled for the graphical session.
@@ -152,7 +158,7 @@ fi
 # The desktop entries.
 if command -v desktop-file-validate >/dev/null 2>&1; then
     for entry in "$data/applications/org.baton.Daemon.desktop" "$config/autostart/org.baton.Daemon.desktop" \
-        "$data/applications/org.example.MailComposer.desktop"; do
+        "$data/applications/org.example.MailComposer.desktop" "$data/applications/org.example.TextEditor.desktop"; do
         if validation=$(desktop-file-validate "$entry" 2>&1) && [ -z "$validation" ]; then
             pass "desktop-file-validate: $(basename "$(dirname "$entry")")/$(basename "$entry")"
         else
@@ -171,20 +177,26 @@ for line in "X-systemd-skip=true" "X-GNOME-Autostart-Phase=Applications" "Exec=$
     grep -qxF "$line" "$autostart" || fail "the autostart entry has no line $line"
 done
 if grep -qE '^(Hidden|NoDisplay)=true' "$autostart"; then fail "the autostart entry is hidden"; fi
-# MailComposer's entry: every Exec line (the main group's and the actions') starts the
+# Each example's entry: every Exec line (the main group's and the actions') starts the
 # installed program, with its arguments kept.
-mail_entry="$data/applications/org.example.MailComposer.desktop"
-mail_source="$root/Examples/MailComposer/Resources/org.example.MailComposer.desktop"
-want_exec=$(grep '^Exec=' "$mail_source" | sed "s|^Exec=MailComposer|Exec=$bindir/MailComposer|")
-have_exec=$(grep '^Exec=' "$mail_entry" || true)
-if [ -n "$have_exec" ] && [ "$have_exec" = "$want_exec" ] && [ "$(printf '%s\n' "$have_exec" | wc -l)" -ge 2 ]; then
-    pass "MailComposer's entry starts $bindir/MailComposer on all $(printf '%s\n' "$have_exec" | wc -l) Exec lines"
-else
-    fail "MailComposer's Exec lines are: $have_exec; wanted: $want_exec"
-fi
-for line in "Icon=org.example.MailComposer" "MimeType=x-scheme-handler/mailto;" "X-Baton-TeamID=org.example"; do
-    grep -qxF "$line" "$mail_entry" || fail "MailComposer's entry has no line $line"
+for example in "${examples[@]}"; do
+    installed_entry="$data/applications/org.example.$example.desktop"
+    source_entry="$root/Examples/$example/Resources/org.example.$example.desktop"
+    want_exec=$(grep '^Exec=' "$source_entry" | sed "s|^Exec=$example|Exec=$bindir/$example|")
+    have_exec=$(grep '^Exec=' "$installed_entry" || true)
+    if [ -n "$have_exec" ] && [ "$have_exec" = "$want_exec" ] && [ "$(printf '%s\n' "$have_exec" | wc -l)" -ge 2 ]; then
+        pass "$example's entry starts $bindir/$example on all $(printf '%s\n' "$have_exec" | wc -l) Exec lines"
+    else
+        fail "$example's Exec lines are: $have_exec; wanted: $want_exec"
+    fi
+    for line in "Icon=org.example.$example" "X-Baton-TeamID=org.example" "DBusActivatable=true"; do
+        grep -qxF "$line" "$installed_entry" || fail "$example's entry has no line $line"
+    done
 done
+mail_entry="$data/applications/org.example.MailComposer.desktop"
+grep -qxF "MimeType=text/markdown;text/x-markdown;text/plain;" "$data/applications/org.example.TextEditor.desktop" \
+    || fail "TextEditor's entry does not declare its MIME types"
+grep -qxF "MimeType=x-scheme-handler/mailto;" "$mail_entry" || fail "MailComposer's entry does not declare mailto:"
 # Known as a mailto: handler (the MIME cache), but not made the user's default one.
 if command -v update-desktop-database >/dev/null 2>&1; then
     if grep -qE '^x-scheme-handler/mailto=(.*;)?org\.example\.MailComposer\.desktop;' "$mime_cache" 2>/dev/null; then
@@ -192,6 +204,8 @@ if command -v update-desktop-database >/dev/null 2>&1; then
     else
         fail "mimeinfo.cache does not list MailComposer for mailto: $(cat "$mime_cache" 2>&1)"
     fi
+    grep -qE '^text/markdown=(.*;)?org\.example\.TextEditor\.desktop;' "$mime_cache" 2>/dev/null \
+        || fail "mimeinfo.cache does not list TextEditor for text/markdown: $(cat "$mime_cache" 2>&1)"
 else
     fail "update-desktop-database is missing (Debian package desktop-file-utils)"
 fi
@@ -212,30 +226,33 @@ if command -v gio >/dev/null 2>&1; then
 fi
 
 # The D-Bus service files start the installed programs under their bus names.
-mail_service="$data/dbus-1/services/org.example.MailComposer.service"
-for line in "[D-BUS Service]" "Name=org.example.MailComposer" "Exec=$bindir/MailComposer --gapplication-service"; do
-    grep -qxF "$line" "$mail_service" || fail "MailComposer's D-Bus service file has no line $line"
+for example in "${examples[@]}"; do
+    example_service="$data/dbus-1/services/org.example.$example.service"
+    for line in "[D-BUS Service]" "Name=org.example.$example" "Exec=$bindir/$example --gapplication-service"; do
+        grep -qxF "$line" "$example_service" || fail "$example's D-Bus service file has no line $line"
+    done
 done
-if grep -q '@bindir@' "$mail_service" "$data/dbus-1/services/org.baton.Daemon.service"; then
+if grep -q '@bindir@' "$data/dbus-1/services/"*.service; then
     fail "a D-Bus service file still says @bindir@"
 fi
 
-# MailComposer's AppStream metainfo.
-metainfo="$data/metainfo/org.example.MailComposer.metainfo.xml"
+# The examples' AppStream metainfo.
 if command -v appstreamcli >/dev/null 2>&1; then
-    if appstream=$(appstreamcli validate --no-net "$metainfo" 2>&1); then
-        pass "appstreamcli validate --no-net accepts the installed metainfo"
-    else
-        fail "appstreamcli validate --no-net $metainfo: $appstream"
-    fi
+    for example in "${examples[@]}"; do
+        metainfo="$data/metainfo/org.example.$example.metainfo.xml"
+        if appstream=$(appstreamcli validate --no-net "$metainfo" 2>&1); then
+            pass "appstreamcli validate --no-net accepts $example's installed metainfo"
+        else
+            fail "appstreamcli validate --no-net $metainfo: $appstream"
+        fi
+    done
 else
     fail "appstreamcli is missing (Debian package appstream)"
 fi
 
 # The icons: SVG documents, the symbolic one in one colour.
 for icon in "$data/icons/hicolor/scalable/apps/org.baton.Daemon.svg" "$data/icons/hicolor/symbolic/apps/org.baton.Daemon-symbolic.svg" \
-    "$data/icons/hicolor/scalable/apps/org.example.MailComposer.svg" \
-    "$data/icons/hicolor/symbolic/apps/org.example.MailComposer-symbolic.svg"; do
+    "$data/icons/hicolor/scalable/apps/org.example."*.svg "$data/icons/hicolor/symbolic/apps/org.example."*-symbolic.svg; do
     if ! command -v python3 >/dev/null 2>&1; then
         grep -q '<svg xmlns="http://www.w3.org/2000/svg"' "$icon" || fail "$icon is not an SVG document"
     elif python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); sys.exit(r.tag != "{http://www.w3.org/2000/svg}svg")' "$icon" 2>/dev/null; then
@@ -244,8 +261,7 @@ for icon in "$data/icons/hicolor/scalable/apps/org.baton.Daemon.svg" "$data/icon
         fail "$icon is not an SVG document"
     fi
 done
-for icon in "$data/icons/hicolor/symbolic/apps/org.baton.Daemon-symbolic.svg" \
-    "$data/icons/hicolor/symbolic/apps/org.example.MailComposer-symbolic.svg"; do
+for icon in "$data/icons/hicolor/symbolic/apps/"*-symbolic.svg; do
     colours=$(grep -oE '#[0-9a-fA-F]{6}' "$icon" | sort -u)
     [ "$colours" = "#2e3436" ] || fail "$(basename "$icon") uses colours other than #2e3436: $colours"
 done
@@ -318,9 +334,9 @@ for path in "${listed[@]}"; do
 done
 [ -e "$config/systemd/user/graphical-session.target.wants" ] && left+=("the wants folder")
 if ((${#left[@]} == 0)); then pass "uninstall-service.sh stopped batond and removed every installed file"; else fail "uninstall left ${left[*]}"; fi
-# The MIME cache was rewritten without MailComposer (and, listing nothing then, removed).
-if [ -e "$mime_cache" ] && grep -q 'org\.example\.MailComposer\.desktop' "$mime_cache"; then
-    fail "after uninstall, mimeinfo.cache still lists MailComposer: $(cat "$mime_cache")"
+# The MIME cache was rewritten without the examples (and, listing nothing then, removed).
+if [ -e "$mime_cache" ] && grep -q 'org\.example\.\(MailComposer\|TextEditor\)\.desktop' "$mime_cache"; then
+    fail "after uninstall, mimeinfo.cache still lists an example app: $(cat "$mime_cache")"
 elif [ -e "$mime_cache" ]; then
     fail "after uninstall, a mimeinfo.cache that lists nothing but its header was left: $(cat "$mime_cache")"
 else
