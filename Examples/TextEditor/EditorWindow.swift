@@ -153,9 +153,15 @@ final class EditorWindow: AppWindow {
         userActivity.addUserInfoEntries(from: position.userInfo)
     }
 
+    /// Shows the same place; a document the Baton service copied from the other device (it
+    /// was not on this one) says so, and where the copy is.
     override func restoreUserActivityState(_ userActivity: UserActivity) {
         super.restoreUserActivityState(userActivity)
         show(TextPosition(userInfo: userActivity.userInfo))
+        if let device = userActivity.documentCopiedFrom {
+            banner.showInfo("This is a copy of “\(document.displayName)” from \(device), kept in \(folderDescription). "
+                            + "Changes here stay on this device.")
+        }
     }
 
     // MARK: Saving and closing

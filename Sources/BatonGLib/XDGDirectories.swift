@@ -1,3 +1,4 @@
+import CGLib
 import Foundation
 
 /// The XDG base directories of the current user, as the XDG Base Directory specification
@@ -18,6 +19,15 @@ public enum XDGDirectories {
             ?? "/usr/local/share:/usr/share"
         return value.split(separator: ":").filter { $0.hasPrefix("/") }
             .map { URL(fileURLWithPath: String($0), isDirectory: true) }
+    }
+
+    /// The user's documents folder (`XDG_DOCUMENTS_DIR` in `$XDG_CONFIG_HOME/user-dirs.dirs`,
+    /// as GLib reads it), or `~/Documents` where none is set.
+    public static var documents: URL {
+        if let folder = g_get_user_special_dir(G_USER_DIRECTORY_DOCUMENTS) {
+            return URL(fileURLWithPath: String(cString: folder), isDirectory: true)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Documents", isDirectory: true)
     }
 
     private static func base(_ variable: String, default relative: String) -> URL {

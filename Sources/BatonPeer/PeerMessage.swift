@@ -95,8 +95,9 @@ public enum PeerMessage: Hashable, Sendable {
     case offers([PeerOffer])
     /// A request for the payload of an offered activity.
     case fetch(request: UInt32, activityID: String)
-    /// The encoded activity a `fetch` asked for.
-    case payload(request: UInt32, bytes: [UInt8])
+    /// The encoded activity a `fetch` asked for, with the file it names when the origin
+    /// describes one (a peer of an earlier build sends none, and ignores it).
+    case payload(request: UInt32, bytes: [UInt8], document: PeerDocument? = nil)
     /// Why a `fetch` failed.
     case failure(request: UInt32, UserActivityError)
     /// The receiver's offer `activityID` was continued on the sender.
@@ -239,8 +240,10 @@ public enum PeerMessage: Hashable, Sendable {
             })]
         case .fetch(let request, let activityID):
             return ["request": .uint32(request), "id": .string(activityID)]
-        case .payload(let request, let bytes):
-            return ["request": .uint32(request), "payload": .bytes(bytes)]
+        case .payload(let request, let bytes, let document):
+            var record: [String: BusValue] = ["request": .uint32(request), "payload": .bytes(bytes)]
+            if let document { record["document"] = .dictionary(document.record) }
+            return record
         case .failure(let request, let error):
             return ["request": .uint32(request), "error": .dictionary(error.record)]
         case .continued(let activityID):
@@ -341,7 +344,13 @@ public enum PeerMessage: Hashable, Sendable {
             guard let bytes = record["payload"]?.bytes else {
                 throw PeerProtocolError("payload message: no \"payload\" bytes")
             }
-            self = .payload(request: try fields.uint32("request"), bytes: bytes)
+            let document = try record["document"].map { value in
+                guard let described = value.dictionary else {
+                    throw PeerProtocolError("payload message: \"document\" must be a record")
+                }
+                return try PeerDocument(record: described)
+            }
+            self = .payload(request: try fields.uint32("request"), bytes: bytes, document: document)
         case .failure:
             guard let error = record["error"]?.dictionary, error["code"]?.integer != nil else {
                 throw PeerProtocolError("failure message: no \"error\" record with a code")

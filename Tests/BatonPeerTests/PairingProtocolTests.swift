@@ -226,7 +226,7 @@ final class PairingProtocolTests: XCTestCase {
         XCTAssertNil(peer.closedBecause)
 
         peer.link.send(.fetch(request: 7, activityID: offer.id))
-        let payload = await first(peer) { if case .payload(7, let bytes) = $0 { bytes } else { nil } }
+        let payload = await first(peer) { if case .payload(7, let bytes, _) = $0 { bytes } else { nil } }
         XCTAssertFalse(try XCTUnwrap(payload, "a paired device gets the payload").isEmpty)
         peer.link.send(.continued(activityID: offer.id))
         let continued = await eventually {

@@ -16,6 +16,9 @@ public final class DevicePair {
     /// Whether the names come from `--name` (fixed while batond runs) rather than from each
     /// device's `batond.conf` (so that the person may rename the device).
     private let fixedNames: Bool
+    /// A folder of A's that B's batond, and every app it starts, do not see: A's files that a
+    /// second machine would not have (``ServiceSession/startBatond(_:name:namespace:discovery:environment:hiding:)``).
+    public let privateFolderOfA: URL?
 
     /// Starts both batonds and waits until they are linked (not paired).
     ///
@@ -23,13 +26,18 @@ public final class DevicePair {
     ///   - argumentsB: more arguments for B's batond alone.
     ///   - fixedNames: `false` names the devices in their `batond.conf` instead of with `--name`.
     ///   - displayB: a `DISPLAY` for device B's processes.
+    ///   - hidingFromB: the name of a folder made in A's root that B does not see
+    ///     (``privateFolderOfA``), as though the devices were two machines.
     public init(batondArguments: [String] = [], argumentsB: [String] = [], fixedNames: Bool = true,
-                displayB: String? = nil) throws {
+                displayB: String? = nil, hidingFromB: String? = nil) throws {
         arguments = batondArguments
         self.argumentsB = argumentsB
         self.fixedNames = fixedNames
         a = try ServiceSession()
         b = try ServiceSession()
+        let root = a.root
+        privateFolderOfA = hidingFromB.map { root.appendingPathComponent($0, isDirectory: true) }
+        if let folder = privateFolderOfA { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         if let displayB { b.environmentOverrides["DISPLAY"] = displayB }
         do {
             try start(batondArguments)
@@ -54,7 +62,8 @@ public final class DevicePair {
 
     /// Starts (or restarts) device B's batond, dialing A.
     public func startB() throws {
-        batondB = try b.startBatond(try naming(b, "beta") + ["--peer", addressA] + arguments + argumentsB, name: "batond-b")
+        batondB = try b.startBatond(try naming(b, "beta") + ["--peer", addressA] + arguments + argumentsB, name: "batond-b",
+                                    hiding: privateFolderOfA)
         idB = try Self.status(of: b)["device-id"] as? String ?? ""
     }
 

@@ -101,18 +101,30 @@ public final class ServiceSession {
     /// Unless `arguments` say otherwise, it listens on a free loopback port, without DNS-SD.
     @discardableResult
     ///
-    /// - Parameter namespace: a network namespace to run it in (`ip netns exec`), with
-    ///   DNS-SD on and `environment` added (such as that namespace's system bus).
+    /// - Parameters:
+    ///   - namespace: a network namespace to run it in (`ip netns exec`), with DNS-SD on and
+    ///     `environment` added (such as that namespace's system bus).
+    ///   - hiding: a folder it (and the apps it starts) sees empty: it runs in a mount
+    ///     namespace of its own (`unshare --mount`) with a tmpfs over the folder.
     public func startBatond(_ arguments: [String] = [], name: String = "batond", namespace: String? = nil,
-                            discovery: Bool = false, environment extra: [String: String] = [:]) throws -> ChildProcess {
+                            discovery: Bool = false, environment extra: [String: String] = [:],
+                            hiding hidden: URL? = nil) throws -> ChildProcess {
         var network = namespace == nil && !discovery ? ["--no-discovery"] : []
         if !arguments.contains("--listen") { network += ["--listen", namespace == nil ? "127.0.0.1:0" : "0.0.0.0:0"] }
         let batondArguments = ["--state-dir", root.appendingPathComponent("state/baton").path, "--log-level", "debug"]
             + network + arguments
-        let child = try namespace.map {
-            try start(URL(fileURLWithPath: "/usr/sbin/ip"), ["netns", "exec", $0, Self.product("batond").path]
-                      + batondArguments, name: name, environment: extra)
-        } ?? start(Self.product("batond"), batondArguments, name: name, environment: extra)
+        let child: ChildProcess
+        if let namespace {
+            child = try start(URL(fileURLWithPath: "/usr/sbin/ip"), ["netns", "exec", namespace, Self.product("batond").path]
+                              + batondArguments, name: name, environment: extra)
+        } else if let hidden {
+            child = try start(URL(fileURLWithPath: "/usr/bin/unshare"),
+                              ["--mount", "--propagation", "private", "/bin/sh", "-c",
+                               "mount -t tmpfs baton-hidden \"$1\" && shift && exec \"$@\"", "sh", hidden.path,
+                               Self.product("batond").path] + batondArguments, name: name, environment: extra)
+        } else {
+            child = try start(Self.product("batond"), batondArguments, name: name, environment: extra)
+        }
         guard waitUntil(timeout: 10, { child.log.contains("is org.baton.Daemon") || !child.isRunning }),
               child.isRunning else {
             throw FixtureError("batond did not start: \(child.log)")

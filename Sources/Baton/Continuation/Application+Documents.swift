@@ -40,16 +40,7 @@ extension DocumentController {
     /// - Throws: ``DocumentError`` when the activity's document URL is not a file's, or its
     ///   file is of no type the app declares for the activity's type; what reading it throws.
     func reopenDocument(for activity: UserActivity) throws -> Document {
-        let url: URL
-        switch activity.userInfo[UserActivity.documentURLKey] {
-        case .url(let value)?:
-            url = value
-        case .string(let text)?:
-            guard let value = URL(string: text) else { throw DocumentError.noDocumentURL }
-            url = value
-        default:
-            throw DocumentError.noDocumentURL
-        }
+        guard let url = UserActivity.documentURL(in: activity.userInfo) else { throw DocumentError.noDocumentURL }
         guard url.isFileURL else { throw DocumentError.notAFile(url) }
         guard documentType(for: url)?.activityType == activity.activityType else {
             throw DocumentError.undeclaredType(url)

@@ -26,7 +26,7 @@ final class PeerDevice {
     /// The activities it fetched last, newest last: only these may it report as continued.
     var fetched: [String] = []
     /// Fetches from it waiting for its answer, by request number.
-    var fetches: [UInt32: (Result<[UInt8], UserActivityError>) -> Void] = [:]
+    var fetches: [UInt32: (Result<FetchedPayload, UserActivityError>) -> Void] = [:]
     /// Calls waiting for a link with it (to pair with it while it is not linked), by a token
     /// of each call.
     var linkWaiters: [UUID: @MainActor (Bool) -> Void] = [:]

@@ -120,7 +120,8 @@ extension PeerNetwork {
             send(.streamClose(stream: id, reason: "stream number \(id) is not the sender's to choose"), to: deviceID)
             return
         }
-        guard device.fetched.contains(activityID) else {
+        // A document's stream (its batond serves the file) is for an activity fetched too.
+        guard device.fetched.contains(PeerDocument.activityID(fromStreamActivityID: activityID) ?? activityID) else {
             send(.streamClose(stream: id, reason: "it is not continuing that activity"), to: deviceID)
             return
         }

@@ -400,8 +400,8 @@ final class PeerNetwork {
             delegate?.peer(device, offered: offers)
         case .fetch(let request, let activityID):
             answerFetch(request, of: activityID, from: device, over: link)
-        case .payload(let request, let bytes):
-            device.fetches.removeValue(forKey: request)?(.success(bytes))
+        case .payload(let request, let bytes, let document):
+            device.fetches.removeValue(forKey: request)?(.success(FetchedPayload(bytes: bytes, document: document)))
         case .failure(let request, let error):
             device.fetches.removeValue(forKey: request)?(.failure(error))
         case .continued(let activityID):
@@ -680,12 +680,13 @@ final class PeerNetwork {
         return true
     }
 
-    /// The payload of `activityID` on `deviceID`, which asks its app to save it now.
+    /// The payload of `activityID` on `deviceID`, which asks its app to save it now, with the
+    /// document it names as `deviceID` describes it.
     ///
     /// - Throws: ``ServiceError/activity(_:)``: `connectionUnavailable` when the device is
     ///   not linked or its link closes, `remoteApplicationTimedOut` after ``fetchTimeout``,
     ///   or the origin's own error.
-    func fetch(_ activityID: String, from deviceID: String) async throws -> [UInt8] {
+    func fetch(_ activityID: String, from deviceID: String) async throws -> FetchedPayload {
         let request = nextRequest
         nextRequest &+= 1
         guard isPaired(deviceID), let device = devices[deviceID], device.isLinked else {
@@ -711,9 +712,9 @@ final class PeerNetwork {
                 ?? .failure(.connectionUnavailable("batond is stopping"))
             guard link.isOpen, device.link === link, isPaired(device.id) else { return }
             switch result {
-            case .success(let bytes):
+            case .success(let payload):
                 device.rememberFetch(of: activityID)
-                link.send(.payload(request: request, bytes: bytes))
+                link.send(.payload(request: request, bytes: payload.bytes, document: payload.document))
             case .failure(let error):
                 link.send(.failure(request: request, error))
             }

@@ -14,7 +14,7 @@ protocol PeerNetworkDelegate: AnyObject {
     /// A device's offers are void: its link closed or it is no longer paired.
     func peerGone(_ deviceID: String)
     /// The paired device `deviceID` asks for the payload of this device's activity `activityID`.
-    func payloadRequested(for activityID: String, by deviceID: String) async -> Result<[UInt8], UserActivityError>
+    func payloadRequested(for activityID: String, by deviceID: String) async -> Result<FetchedPayload, UserActivityError>
     /// A paired device continued this device's activity `activityID`.
     func peer(_ device: PeerDevice, continued activityID: String)
     /// A device asks to pair: show the code this device shows.

@@ -252,13 +252,13 @@ final class ContinuationBroker {
                 guard let delegate else {
                     throw ServiceError.activity(.connectionUnavailable("batond is stopping"))
                 }
-                let bytes = try await delegate.payload(of: offer, from: deviceID)
-                let sentType = try Self.activityType(of: bytes)
+                let fetched = try await delegate.payload(of: offer, from: deviceID)
+                let sentType = try Self.activityType(of: fetched.bytes)
                 guard sentType == offer.summary.activityType else {
                     throw ServiceError.activity(.handoffFailed(
                         "\(offer.device) sent an activity of type \(sentType), not \(offer.summary.activityType)"))
                 }
-                return bytes
+                return try await placeDocument(of: fetched, offer: offer, from: deviceID)
             }
         case .payload(let bytes, _, _):
             return bytes

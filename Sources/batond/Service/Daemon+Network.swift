@@ -126,7 +126,7 @@ extension Daemon: PeerNetworkDelegate {
         replaceOffers(of: deviceID, named: "", with: [])
     }
 
-    func payloadRequested(for activityID: String, by deviceID: String) async -> Result<[UInt8], UserActivityError> {
+    func payloadRequested(for activityID: String, by deviceID: String) async -> Result<FetchedPayload, UserActivityError> {
         do {
             guard case .local(let app, let published)? = try? source(activityID) else {
                 return .failure(.handoffFailed("the activity \(activityID) is no longer offered"))
@@ -135,7 +135,9 @@ extension Daemon: PeerNetworkDelegate {
             guard settings.handoff, !settings.blockedDevices.contains(deviceID), !settings.blockedApps.contains(app.appID) else {
                 return .failure(.handoffFailed("the activity \(activityID) is not offered to this device"))
             }
-            return .success(try await broker.fetch(.local(app, published)))
+            let bytes = try await broker.fetch(.local(app, published))
+            let document = await sharedDocuments.describe(bytes, of: app, activityID: activityID, to: deviceID)
+            return .success(FetchedPayload(bytes: bytes, document: document))
         } catch {
             return .failure(ServiceError.userActivityError(from: error))
         }
@@ -156,6 +158,13 @@ extension Daemon: PeerNetworkDelegate {
     }
 
     func streamRequested(for activityID: String, by deviceID: String) async -> Result<BusFileDescriptor, UserActivityError> {
+        if let documentOf = PeerDocument.activityID(fromStreamActivityID: activityID) {
+            do {
+                return .success(try sharedDocuments.stream(of: documentOf, to: deviceID, name: network.deviceName(deviceID)))
+            } catch {
+                return .failure(ServiceError.userActivityError(from: error))
+            }
+        }
         guard let (app, published) = registry.published(activityID) else {
             return .failure(.connectionUnavailable("the activity \(activityID) is no longer offered"))
         }
@@ -181,7 +190,7 @@ extension Daemon: PeerNetworkDelegate {
 /// What the broker asks of the network: payloads of paired devices' offers, and telling a
 /// device its activity was continued here.
 extension Daemon: ContinuationBrokerDelegate {
-    func payload(of offer: Offer, from deviceID: String) async throws -> [UInt8] {
+    func payload(of offer: Offer, from deviceID: String) async throws -> FetchedPayload {
         try await network.fetch(offer.id, from: deviceID)
     }
 
@@ -191,5 +200,9 @@ extension Daemon: ContinuationBrokerDelegate {
 
     func openStream(_ end: BusFileDescriptor, to offer: Offer, from deviceID: String) async throws {
         try await network.openStream(end, activityID: offer.id, on: deviceID)
+    }
+
+    func openDocumentStream(_ end: BusFileDescriptor, to offer: Offer, from deviceID: String) async throws {
+        try await network.openStream(end, activityID: PeerDocument.streamActivityID(for: offer.id), on: deviceID)
     }
 }

@@ -16,6 +16,8 @@ final class Daemon {
     let offers = OfferList()
     let broker: ContinuationBroker
     let notifier: Notifier
+    /// The documents described to paired devices, which they may fetch.
+    let sharedDocuments: SharedDocuments
     let network: PeerNetwork
     let logger: Logger
     /// The offer each notification shows, by notification key (``notificationKey(_:)``).
@@ -36,6 +38,7 @@ final class Daemon {
         self.logger = logger
         broker = ContinuationBroker(connection: connection, registry: registry, timeouts: timeouts, logger: logger)
         notifier = Notifier(connection: connection, logger: logger)
+        sharedDocuments = SharedDocuments(logger: logger)
         registry.onChange = { [weak self] in
             self?.activitiesChanged()
             self?.network.offersChanged()

@@ -1,0 +1,72 @@
+import Baton
+import BatonBus
+import BatonGLib
+
+/// The file a continued activity names (its ``UserActivity/documentURLKey``), as the origin
+/// describes it beside the payload: enough for the continuing device to tell whether it has
+/// the same file, and to fetch a copy when it has not (``PeerDocument/streamActivityID(for:)``).
+///
+/// The origin describes only a regular file of a type its app declares for the activity's
+/// type, no larger than ``maximumSize``.
+public struct PeerDocument: Hashable, Sendable {
+    /// The file's name, without any folder: at most 255 bytes, no `/`, not `.` or `..`.
+    public var name: String
+    public var size: UInt64
+    /// The SHA-256 digest of the file's bytes.
+    public var sha256: [UInt8]
+    /// Its MIME type, as the origin's desktop types it.
+    public var mimeType: String
+
+    /// The largest document the origin describes, and so sends.
+    public static let maximumSize: UInt64 = 64 << 20
+
+    public init(name: String, size: UInt64, sha256: [UInt8], mimeType: String) {
+        self.name = name
+        self.size = size
+        self.sha256 = sha256
+        self.mimeType = mimeType
+    }
+
+    /// The activity id a stream opens to fetch the document of the activity `activityID`
+    /// (``PeerMessage/streamOpen(stream:activityID:)``): the origin's batond, not its app,
+    /// answers it, with the file's bytes.
+    public static func streamActivityID(for activityID: String) -> String {
+        documentStreamPrefix + activityID
+    }
+
+    /// The activity whose document a stream's activity id asks for, if it asks for one.
+    public static func activityID(fromStreamActivityID streamID: String) -> String? {
+        streamID.hasPrefix(documentStreamPrefix) ? String(streamID.dropFirst(documentStreamPrefix.count)) : nil
+    }
+
+    private static let documentStreamPrefix = "document-"
+
+    var record: [String: BusValue] {
+        ["name": .string(name), "size": .uint64(size), "sha256": .bytes(sha256), "mime-type": .string(mimeType)]
+    }
+
+    init(record: [String: BusValue]) throws {
+        guard let name = record["name"]?.string, Self.isFileName(name) else {
+            throw PeerProtocolError("payload message: the document's \"name\" must be a file name of at most 255 bytes")
+        }
+        guard case .uint64(let size)? = record["size"], size <= Self.maximumSize else {
+            throw PeerProtocolError("payload message: the document's \"size\" must be a uint64 of at most \(Self.maximumSize)")
+        }
+        guard let digest = record["sha256"]?.bytes, digest.count == 32 else {
+            throw PeerProtocolError("payload message: the document's \"sha256\" must be 32 bytes")
+        }
+        guard let mimeType = record["mime-type"]?.string, mimeType.utf8.count <= 255,
+              mimeType.split(separator: "/", omittingEmptySubsequences: false).count == 2,
+              mimeType.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != ";" }) else {
+            throw PeerProtocolError("payload message: the document's \"mime-type\" must be TYPE/SUBTYPE")
+        }
+        self.init(name: name, size: size, sha256: digest, mimeType: mimeType)
+    }
+
+    /// A name a file can have in a folder: no `/` or NUL, not `.` or `..`, at most 255 bytes,
+    /// and nothing ``UnsafeCharacters`` would hide from the person.
+    static func isFileName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 255 && name != "." && name != ".." && !name.contains("/")
+            && !name.contains("\0") && !UnsafeCharacters.occur(in: name)
+    }
+}

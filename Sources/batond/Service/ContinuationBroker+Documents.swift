@@ -1,0 +1,137 @@
+import Baton
+import BatonBus
+import BatonGLib
+import BatonPeer
+import Foundation
+import Glibc
+
+/// The continuing half of a document continuation: the activity from another device names a
+/// file on that device (its document URL), which means nothing here unless this device has
+/// the same file. When it has (same path, same size and SHA-256, as on a shared or synced
+/// folder), the activity goes to the app as it is. Otherwise the file's bytes come over a
+/// stream into "Continued from ‹device›" under the documents folder, never over an existing
+/// file, and the activity names the copy, with the device under
+/// ``UserActivity/documentCopiedFromKey`` so the app can say it is a copy.
+extension ContinuationBroker {
+    /// The activity to hand the app for `fetched`, with its document here.
+    ///
+    /// - Throws: ``ServiceError/activity(_:)`` when the copy cannot be made or does not
+    ///   match what the device described; nothing is left behind.
+    func placeDocument(of fetched: FetchedPayload, offer: Offer, from deviceID: String) async throws -> [UInt8] {
+        guard let document = fetched.document, var payload = try? UserActivityPayload(decoding: fetched.bytes),
+              let url = UserActivity.documentURL(in: payload.userInfo), url.isFileURL else { return fetched.bytes }
+        if await Self.holdsSameFile(url.path, as: document) {
+            logger.info("\(document.name) from \(offer.device) is here already, at the same path")
+            return fetched.bytes
+        }
+        let folder = Self.copiesFolder(from: offer.device)
+        let copy = try await receiveCopy(of: document, offer: offer, from: deviceID, into: folder)
+        payload.userInfo[UserActivity.documentURLKey] = .url(copy)
+        payload.userInfo[UserActivity.documentCopiedFromKey] = .string(offer.device)
+        do {
+            return try payload.encodedBytes()
+        } catch {
+            try? FileManager.default.removeItem(at: copy)
+            throw ServiceError.activity(.handoffFailed("the activity cannot name the copy of \(document.name): \(error)"))
+        }
+    }
+
+    /// "Continued from ‹device›" in the documents folder, with the name made safe as a folder
+    /// name (no `/`, no leading dot).
+    static func copiesFolder(from device: String) -> URL {
+        var name = device.replacingOccurrences(of: "/", with: "-")
+        while name.hasPrefix(".") { name.removeFirst() }
+        if name.isEmpty { name = "another device" }
+        return XDGDirectories.documents.appendingPathComponent("Continued from \(name)", isDirectory: true)
+    }
+
+    /// Whether the regular file at `path` has the described size and digest.
+    private static func holdsSameFile(_ path: String, as document: PeerDocument) async -> Bool {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular,
+              (attributes?[.size] as? NSNumber)?.uint64Value == document.size else { return false }
+        let local = try? await Task.detached { try PeerDocument.describe(fileAt: path, mimeType: document.mimeType) }.value
+        return local?.sha256 == document.sha256
+    }
+
+    /// Receives the document's bytes from `deviceID` into a new file in `folder`.
+    private func receiveCopy(of document: PeerDocument, offer: Offer, from deviceID: String, into folder: URL) async throws -> URL {
+        guard let delegate else { throw ServiceError.activity(.connectionUnavailable("batond is stopping")) }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw ServiceError.activity(.handoffFailed("cannot make \(folder.path) for a copy of \(document.name): \(error.localizedDescription)"))
+        }
+        let partial = folder.appendingPathComponent(".\(document.name).\(UUID().uuidString).partial")
+        let descriptor = open(partial.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw ServiceError.activity(.handoffFailed("cannot write a copy of \(document.name) in \(folder.path): \(String(cString: strerror(errno)))"))
+        }
+        // The partial file goes in every case: once linked, the copy is its other name.
+        defer {
+            close(descriptor)
+            unlink(partial.path)
+        }
+        let (ours, theirs) = try Self.socketPair()
+        try await delegate.openDocumentStream(theirs, to: offer, from: deviceID)
+        guard let end = ours.take() else { throw ServiceError.activity(.connectionUnavailable("the document's socket is closed")) }
+        let stream = SocketContinuationStream(taking: end)
+        defer { stream.close() }
+        var digest = PeerDocument.Digest()
+        var received: UInt64 = 0
+        while true {
+            let bytes: [UInt8]
+            do {
+                bytes = try await stream.read(maximumCount: PeerMessage.maximumStreamChunk)
+            } catch {
+                throw ServiceError.activity(.connectionUnavailable("\(offer.device) stopped sending \(document.name): \(error)"))
+            }
+            if bytes.isEmpty { break }
+            received += UInt64(bytes.count)
+            guard received <= document.size else {
+                throw ServiceError.activity(.handoffFailed("\(offer.device) sent more of \(document.name) than it described"))
+            }
+            digest.update(bytes)
+            try Self.writeAll(bytes, to: descriptor, name: document.name)
+        }
+        guard received == document.size, digest.finalize() == document.sha256 else {
+            throw ServiceError.activity(.handoffFailed(
+                "the copy of \(document.name) from \(offer.device) does not match what it described (the file changed, or was cut short): try again"))
+        }
+        guard fsync(descriptor) == 0 else {
+            throw ServiceError.activity(.handoffFailed("cannot save the copy of \(document.name): \(String(cString: strerror(errno)))"))
+        }
+        let copy = try Self.linkUnique(partial, in: folder, name: document.name)
+        logger.info("copied \(document.name) (\(received) bytes) from \(offer.device) to \(copy.path)")
+        return copy
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else {
+                throw ServiceError.activity(.handoffFailed("cannot save the copy of \(name): \(String(cString: strerror(errno)))"))
+            }
+            offset += written
+        }
+    }
+
+    /// Gives the received file its name in `folder`, or the first free "name (2).ext", "name
+    /// (3).ext"…: `link` never replaces a file, so nothing the person has is overwritten.
+    private static func linkUnique(_ partial: URL, in folder: URL, name: String) throws -> URL {
+        let base = (name as NSString).deletingPathExtension
+        let pathExtension = (name as NSString).pathExtension
+        for number in 1...1000 {
+            let candidate = number == 1 ? name
+                : "\(base) (\(number))" + (pathExtension.isEmpty ? "" : ".\(pathExtension)")
+            let target = folder.appendingPathComponent(candidate)
+            if link(partial.path, target.path) == 0 { return target }
+            guard errno == EEXIST else {
+                throw ServiceError.activity(.handoffFailed("cannot name the copy of \(name) in \(folder.path): \(String(cString: strerror(errno)))"))
+            }
+        }
+        throw ServiceError.activity(.handoffFailed("\(folder.path) holds 1000 copies of \(name) already"))
+    }
+}

@@ -1,0 +1,142 @@
+import Baton
+import BatonBus
+import BatonGLib
+import BatonPeer
+import CGLib
+import Foundation
+import Logging
+
+/// The documents this device described to paired devices beside the activities they fetched,
+/// and the streams that send them their bytes (the origin's half of a document continuation).
+///
+/// A file is described only when the app whose activity names it is verified for the
+/// activity's type and its desktop entry declares the file's type for it
+/// (`X-Baton-DocumentTypes`): so an activity can only carry a document of the kind its app
+/// really edits. A device may fetch the bytes only of a document described to it, for a short
+/// while (``lifetime``), and a file that changed since is caught by its digest on arrival.
+@MainActor
+final class SharedDocuments {
+    private struct Described {
+        let deviceID: String
+        let activityID: String
+        let path: String
+        let document: PeerDocument
+        let at: Double
+    }
+
+    /// Seconds a described document may be fetched.
+    static let lifetime = 600.0
+    /// The most described documents kept.
+    static let capacity = 16
+
+    private var described: [Described] = []
+    private let logger: Logger
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// Describes the file the activity `bytes` names (its document URL), for `deviceID`
+    /// fetching the activity `activityID` of `app`; `nil` when it names none, or one that may
+    /// not be sent (said in the log).
+    func describe(_ bytes: [UInt8], of app: RegisteredApp, activityID: String, to deviceID: String) async -> PeerDocument? {
+        guard let payload = try? UserActivityPayload(decoding: bytes),
+              let url = UserActivity.documentURL(in: payload.userInfo), url.isFileURL else { return nil }
+        let type = payload.activityType
+        guard app.isVerified(for: type) else {
+            logger.info("not sending the document of \(app.appID)'s \(type): the app is not verified for that type")
+            return nil
+        }
+        let path = url.path
+        guard let contentType = Self.contentType(ofFileAt: path) else {
+            logger.info("not sending the document of \(app.appID)'s \(type): it is not a file that can be read")
+            return nil
+        }
+        let entry = InstalledApps.all().first { $0.appID == app.appID }
+        guard let entry, entry.activityType(forDocumentOf: contentType) == type else {
+            logger.info("not sending the document of \(app.appID)'s \(type): its desktop entry does not declare \(contentType) for \(type) (X-Baton-DocumentTypes)")
+            return nil
+        }
+        let document: PeerDocument
+        do {
+            document = try await Task.detached { try PeerDocument.describe(fileAt: path, mimeType: contentType) }.value
+        } catch {
+            logger.info("not sending the document of \(app.appID)'s \(type): \(error)")
+            return nil
+        }
+        let now = MonotonicClock.now
+        described.removeAll { $0.deviceID == deviceID && $0.activityID == activityID || now - $0.at > Self.lifetime }
+        described.append(Described(deviceID: deviceID, activityID: activityID, path: path, document: document, at: now))
+        described = Array(described.suffix(Self.capacity))
+        return document
+    }
+
+    /// A stream of the bytes of the document described to `deviceID` for `activityID`: one
+    /// end of a socket pair, the file written into the other and its write half closed at the
+    /// end.
+    ///
+    /// - Throws: ``ServiceError/activity(_:)`` when no such document was described lately,
+    ///   or it cannot be opened.
+    func stream(of activityID: String, to deviceID: String, name deviceName: String) throws -> BusFileDescriptor {
+        let now = MonotonicClock.now
+        guard let entry = described.last(where: { $0.deviceID == deviceID && $0.activityID == activityID && now - $0.at <= Self.lifetime }) else {
+            throw ServiceError.activity(.handoffFailed("no document of that activity was described to this device lately"))
+        }
+        let file: FileHandle
+        do {
+            file = try FileHandle(forReadingFrom: URL(fileURLWithPath: entry.path))
+        } catch {
+            throw ServiceError.activity(.handoffFailed("\(entry.document.name) cannot be read: \(error.localizedDescription)"))
+        }
+        let (ours, theirs) = try ContinuationBroker.socketPair()
+        guard let descriptor = ours.take() else {
+            try? file.close()
+            throw ServiceError.activity(.connectionUnavailable("the document's socket is closed"))
+        }
+        let stream = SocketContinuationStream(taking: descriptor)
+        let logger = logger
+        let name = entry.document.name
+        Task { @MainActor in
+            defer {
+                try? file.close()
+                stream.close()
+            }
+            do {
+                var sent = 0
+                while let chunk = try file.read(upToCount: PeerMessage.maximumStreamChunk), !chunk.isEmpty {
+                    try await stream.write(Array(chunk))
+                    sent += chunk.count
+                }
+                stream.closeWrite()
+                logger.info("sent \(name) (\(sent) bytes) to \(deviceName)")
+            } catch {
+                logger.info("sending \(name) to \(deviceName) failed: \(error)")
+            }
+        }
+        return theirs
+    }
+
+    /// The MIME type GIO gives the regular file at `path` (by its name and contents), or nil
+    /// when it is not a regular file that can be read.
+    static func contentType(ofFileAt path: String) -> String? {
+        let file = g_file_new_for_path(path)
+        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+        guard let info = g_file_query_info(file, "standard::content-type,standard::type", G_FILE_QUERY_INFO_NONE, nil, nil) else {
+            return nil
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
+        guard g_file_info_get_file_type(info) == G_FILE_TYPE_REGULAR, let type = g_file_info_get_content_type(info) else { return nil }
+        return String(cString: type)
+    }
+}
+
+extension InstalledApp {
+    /// The activity type the app's documents of content type `contentType` carry: the one
+    /// declared for that type, or for one it is a kind of (a `text/x-readme` file is
+    /// `text/plain`).
+    func activityType(forDocumentOf contentType: String) -> String? {
+        if let exact = documentTypes.activityType(forDocumentOf: contentType) { return exact }
+        return documentTypes.activityTypes.sorted { $0.key < $1.key }
+            .first { g_content_type_is_mime_type(contentType, $0.key) != 0 }?.value
+    }
+}
