@@ -16,6 +16,9 @@ final class PeerFrameTests: XCTestCase {
             .offers([PeerOffer(id: "abc123", summary: summary, appID: "org.example.MailComposer", teamID: "TEAM")]),
             .offers([]),
             .fetch(request: 7, activityID: "abc123"), .payload(request: 7, bytes: Array(0..<200).map(UInt8.init)),
+            .payload(request: 8, bytes: [1, 2, 3],
+                     document: PeerDocument(name: "Report – final.md", size: 1234, sha256: Array(repeating: 0xab, count: 32),
+                                            mimeType: "text/markdown")),
             .failure(request: 7, .userInfoTooLarge(size: 100_000, limit: 65_536)),
             .failure(request: 8, .remoteApplicationTimedOut("slow")),
             .continued(activityID: "abc123"), .ping, .pong,
@@ -183,6 +186,41 @@ final class PeerFrameTests: XCTestCase {
 
     /// A hello whose device name, or an offer whose title, holds a control character, a
     /// bidirectional control or a line separator is refused like any other invalid field.
+    /// A document description names a file, never a path, of a size the continuing side
+    /// accepts, with a whole digest and a MIME type.
+    func testHostileDocumentDescriptionsAreRefused() throws {
+        let good = PeerDocument(name: "report.md", size: 10, sha256: Array(repeating: 1, count: 32), mimeType: "text/plain")
+        var hostile: [(PeerDocument, String)] = []
+        for name in ["../../.bashrc", "/etc/passwd", "..", ".", "", "a/b.md", "evil\u{202E}dm.exe",
+                     String(repeating: "x", count: 256)] {
+            var document = good
+            document.name = name
+            hostile.append((document, "name"))
+        }
+        var large = good
+        large.size = PeerDocument.maximumSize + 1
+        hostile.append((large, "size"))
+        var shortDigest = good
+        shortDigest.sha256 = [1, 2, 3]
+        hostile.append((shortDigest, "sha256"))
+        for mimeType in ["text", "text/plain; charset=utf-8", "a/b/c", "text/pla in"] {
+            var document = good
+            document.mimeType = mimeType
+            hostile.append((document, "mime-type"))
+        }
+        for (document, field) in hostile {
+            let frame = PeerMessage.payload(request: 1, bytes: [1], document: document).frame
+            XCTAssertThrowsError(try PeerMessage(kind: frame[3], body: Array(frame.dropFirst(PeerFrame.headerSize))),
+                                 "\(document) is refused") { error in
+                XCTAssertTrue("\(error)".contains("\"\(field)\""), "\(error) names \(field)")
+            }
+        }
+        let notARecord = BusValue.serialize(record: ["request": .uint32(1), "payload": .bytes([1]), "document": .string("x")])
+        XCTAssertThrowsError(try PeerMessage(kind: PeerMessage.payload(request: 1, bytes: [1]).frame[3], body: notARecord))
+        XCTAssertEqual(PeerDocument.activityID(fromStreamActivityID: PeerDocument.streamActivityID(for: "abc-1")), "abc-1")
+        XCTAssertNil(PeerDocument.activityID(fromStreamActivityID: "abc-1"))
+    }
+
     func testNamesAndTitlesWithControlsOrBidiOverridesAreRefused() throws {
         let unsafe: [Unicode.Scalar] = ["\u{1B}", "\u{7F}", "\u{9B}", "\u{202A}", "\u{202E}", "\u{2066}", "\u{2069}",
                                         "\u{200E}", "\u{200F}", "\u{061C}", "\u{2028}", "\u{2029}"]
