@@ -76,6 +76,8 @@ open class BatonApplication: Application {
 
     /// Windows kept alive from creation until GTK destroys them.
     private var windows: [ApplicationWindow] = []
+    /// The dialog showing a held-up continuation's progress, and its bar, while shown.
+    var progressDialog: (dialog: UnsafeMutablePointer<GtkWidget>, bar: UnsafeMutablePointer<GtkWidget>)?
 
     /// GApplication's default flags: one process per session (D-Bus uniqueness), a second
     /// launch passes its activation to the first. The default of ``init(applicationID:flags:center:)``.
@@ -283,6 +285,13 @@ open class BatonApplication: Application {
     /// "Something Went Wrong" for any other.
     open override func presentError(_ error: any Error) {
         showErrorDialog(heading: error is UserActivityError ? Self.continuationErrorHeading : Self.errorHeading, error)
+    }
+
+    /// Shows how a held-up continuation stands in a dialog over the active window (its
+    /// message, a progress bar, and Cancel, which cancels the continuation), updated in place
+    /// and taken down when the continuation ends.
+    open override func presentContinuationProgress(_ progress: ContinuationProgress?) {
+        showProgressDialog(progress)
     }
 
     /// Quits the main loop.

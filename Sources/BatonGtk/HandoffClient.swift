@@ -263,6 +263,10 @@ public final class HandoffClient {
         case "Save": save(token, call)
         case "BeginContinuation": begin(token, type: call.arguments.at(1)?.string ?? "", call)
         case "SetPlatformData": setPlatformData(token, call.arguments.at(1)?.dictionary ?? [:], call)
+        case "ReportProgress":
+            var fraction = -1.0
+            if case .double(let value)? = call.arguments.at(2) { fraction = value }
+            reportProgress(token, message: call.arguments.at(1)?.string ?? "", fraction: fraction, call)
         case "CompleteContinuation": complete(token, bytes: call.arguments.at(1)?.bytes ?? [], call)
         case "FailContinuation": fail(token, record: call.arguments.at(1)?.dictionary ?? [:], call)
         case "WasContinued": wasContinued(token, call)
@@ -295,11 +299,30 @@ public final class HandoffClient {
         let continuation = application.beginContinuation(activityType: type)
         let entry = PendingContinuation(continuation, logger: logger)
         pending[token] = entry
+        waitForActivity(entry, token: token)
+        call.reply()
+    }
+
+    /// Fails the continuation unless its activity (or news of it) arrives within
+    /// ``continuationTimeout``.
+    private func waitForActivity(_ entry: PendingContinuation, token: String) {
+        GLibSources.cancel(entry.timer)
         entry.timer = GLibSources.once(after: continuationTimeout) { [weak self] in
             entry.timer = 0
             self?.pending[token] = nil
             entry.finish(failing: .remoteApplicationTimedOut("the activity did not arrive in time"))
         }
+    }
+
+    /// The service says how a held-up continuation stands: the app shows it, and waits on.
+    private func reportProgress(_ token: String, message: String, fraction: Double, _ call: BusMethodCall) {
+        guard let entry = pending[token], !message.isEmpty else {
+            call.fail(with: ServiceError.unknownActivity(token), sendingRecord: true)
+            return
+        }
+        waitForActivity(entry, token: token)
+        entry.continuation.reportProgress(UnsafeCharacters.replacing(in: message.prefix(300)),
+                                          fractionCompleted: fraction.isFinite && fraction >= 0 ? fraction : nil)
         call.reply()
     }
 

@@ -16,15 +16,35 @@ public struct PeerDocument: Hashable, Sendable {
     public var sha256: [UInt8]
     /// Its MIME type, as the origin's desktop types it.
     public var mimeType: String
+    /// Where the file lies in a folder Syncthing shares, when it does: the continuing device
+    /// finds its own copy of that folder there.
+    public var syncthing: SyncthingLocation?
+
+    /// A file in a Syncthing folder: the folder's id (the same on every device that shares
+    /// it), the file's path inside it, and the version Syncthing gives the origin's copy.
+    public struct SyncthingLocation: Hashable, Sendable {
+        public var folderID: String
+        /// Relative, with `/` between names; never `..` or an absolute path.
+        public var path: String
+        /// Syncthing's version vector of the origin's copy (`DEVICE:COUNTER` entries).
+        public var version: [String]
+
+        public init(folderID: String, path: String, version: [String]) {
+            self.folderID = folderID
+            self.path = path
+            self.version = version
+        }
+    }
 
     /// The largest document the origin describes, and so sends.
     public static let maximumSize: UInt64 = 64 << 20
 
-    public init(name: String, size: UInt64, sha256: [UInt8], mimeType: String) {
+    public init(name: String, size: UInt64, sha256: [UInt8], mimeType: String, syncthing: SyncthingLocation? = nil) {
         self.name = name
         self.size = size
         self.sha256 = sha256
         self.mimeType = mimeType
+        self.syncthing = syncthing
     }
 
     /// The activity id a stream opens to fetch the document of the activity `activityID`
@@ -42,7 +62,14 @@ public struct PeerDocument: Hashable, Sendable {
     private static let documentStreamPrefix = "document-"
 
     var record: [String: BusValue] {
-        ["name": .string(name), "size": .uint64(size), "sha256": .bytes(sha256), "mime-type": .string(mimeType)]
+        var record: [String: BusValue] = ["name": .string(name), "size": .uint64(size), "sha256": .bytes(sha256),
+                                          "mime-type": .string(mimeType)]
+        if let syncthing {
+            record["syncthing-folder"] = .string(syncthing.folderID)
+            record["syncthing-path"] = .string(syncthing.path)
+            record["syncthing-version"] = .strings(syncthing.version)
+        }
+        return record
     }
 
     init(record: [String: BusValue]) throws {
@@ -60,12 +87,35 @@ public struct PeerDocument: Hashable, Sendable {
               mimeType.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != ";" }) else {
             throw PeerProtocolError("payload message: the document's \"mime-type\" must be TYPE/SUBTYPE")
         }
-        self.init(name: name, size: size, sha256: digest, mimeType: mimeType)
+        self.init(name: name, size: size, sha256: digest, mimeType: mimeType, syncthing: try Self.syncthingLocation(record))
+    }
+
+    /// The Syncthing fields of a description: none, or all three, well formed.
+    private static func syncthingLocation(_ record: [String: BusValue]) throws -> SyncthingLocation? {
+        guard record["syncthing-folder"] != nil || record["syncthing-path"] != nil else { return nil }
+        guard let folder = record["syncthing-folder"]?.string, !folder.isEmpty, folder.utf8.count <= 64,
+              folder.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+            throw PeerProtocolError("payload message: the document's \"syncthing-folder\" must be a folder id")
+        }
+        guard let path = record["syncthing-path"]?.string, isRelativePath(path) else {
+            throw PeerProtocolError("payload message: the document's \"syncthing-path\" must be a relative path inside the folder")
+        }
+        guard let version = record["syncthing-version"]?.strings, version.count <= 64,
+              version.allSatisfy({ $0.utf8.count <= 64 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ":") } }) else {
+            throw PeerProtocolError("payload message: the document's \"syncthing-version\" must be Syncthing's version entries")
+        }
+        return SyncthingLocation(folderID: folder, path: path, version: version)
+    }
+
+    /// A path inside a folder: file names (``isFileName(_:)``) joined by `/`, at most 4 096
+    /// bytes; so never absolute, never `..`.
+    public static func isRelativePath(_ path: String) -> Bool {
+        path.utf8.count <= 4096 && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { isFileName(String($0)) }
     }
 
     /// A name a file can have in a folder: no `/` or NUL, not `.` or `..`, at most 255 bytes,
     /// and nothing ``UnsafeCharacters`` would hide from the person.
-    static func isFileName(_ name: String) -> Bool {
+    public static func isFileName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 255 && name != "." && name != ".." && !name.contains("/")
             && !name.contains("\0") && !UnsafeCharacters.occur(in: name)
     }

@@ -31,6 +31,25 @@ static inline GtkWidget *baton_error_dialog_new(GtkWindow *parent, const char *h
     return dialog;
 }
 
+/* A dialog of a task under way: `heading`, then `body`, a progress bar below, and Cancel. */
+static inline GtkWidget *baton_progress_dialog_new(GtkWindow *parent, const char *heading, const char *body,
+                                                   GtkWidget *progress_bar) {
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    GtkWidget *dialog = gtk_message_dialog_new(parent, GTK_DIALOG_DESTROY_WITH_PARENT, GTK_MESSAGE_INFO,
+                                               GTK_BUTTONS_CANCEL, "%s", heading);
+    gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(dialog), "%s", body);
+    gtk_box_append(GTK_BOX(gtk_message_dialog_get_message_area(GTK_MESSAGE_DIALOG(dialog))), progress_bar);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    return dialog;
+}
+
+/* Replaces the secondary text of a message dialog. */
+static inline void baton_message_dialog_set_body(GtkWidget *dialog, const char *body) {
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(dialog), "%s", body);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+}
+
 static inline void baton_application_set_register_session(GtkApplication *application, gboolean value) {
     g_object_set(application, "register-session", value, NULL);
 }

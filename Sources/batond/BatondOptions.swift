@@ -57,6 +57,9 @@ struct BatondOptions: ParsableCommand {
     @Option(help: "Seconds a paired device may take to send an activity's payload.")
     var fetchTimeout: Double = Timeouts.standard.fetch
 
+    @Option(help: "Seconds to wait for a continued document to sync here (Syncthing) before copying it from the other device.")
+    var documentSyncTimeout: Double = Timeouts.standard.documentSync
+
     @Option(help: "Seconds of quiet on a link before a keepalive; a link silent for three times that is closed.")
     var keepalive: Double = 10
 
@@ -72,6 +75,7 @@ struct BatondOptions: ParsableCommand {
         }
         for (option, value) in [("--save-timeout", saveTimeout), ("--launch-timeout", launchTimeout),
                                 ("--restore-timeout", restoreTimeout), ("--fetch-timeout", fetchTimeout),
+                                ("--document-sync-timeout", documentSyncTimeout),
                                 ("--keepalive", keepalive), ("--unpaired-link-lifetime", unpairedLinkLifetime)] {
             guard value.isFinite, value > 0, value <= 3600 else {
                 throw ValidationError("\(option) must be a number of seconds between 0 and 3600")
@@ -84,7 +88,7 @@ struct BatondOptions: ParsableCommand {
 
     var timeouts: Timeouts {
         Timeouts(save: saveTimeout, launch: launchTimeout, restore: restoreTimeout, fetch: fetchTimeout,
-                 call: Timeouts.standard.call)
+                 call: Timeouts.standard.call, documentSync: documentSyncTimeout)
     }
 
     var stateDirectory: URL {

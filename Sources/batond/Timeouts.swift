@@ -18,6 +18,10 @@ struct Timeouts: Sendable {
     var fetch: Double
     /// Any other call to an app (`BeginContinuation`, `FailContinuation`, `WasContinued`): 5 s.
     var call: Double
+    /// A continued document that Syncthing is bringing here, until its copy is the one the
+    /// other device described; then batond copies it over the link instead: 20 s. The app
+    /// shows the wait (`ReportProgress`), which keeps it waiting for the activity.
+    var documentSync: Double = 20
 
-    static let standard = Timeouts(save: 5, launch: 20, restore: 30, fetch: 10, call: 5)
+    static let standard = Timeouts(save: 5, launch: 20, restore: 30, fetch: 10, call: 5, documentSync: 20)
 }

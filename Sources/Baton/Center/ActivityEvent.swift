@@ -16,6 +16,8 @@ public enum ActivityEvent {
     case invalidated(UserActivity)
     /// A continuation of this type began.
     case willContinue(activityType: String)
+    /// A continuation of this type is held up, and says how it stands.
+    case progress(ContinuationProgress)
     /// A continuation delivered the activity to the application delegate.
     case continued(UserActivity)
     /// A continuation of this type failed.
@@ -34,6 +36,7 @@ public enum ActivityEvent {
         case .summaryChanged: return "changed"
         case .invalidated: return "invalidated"
         case .willContinue: return "will-continue"
+        case .progress: return "progress"
         case .continued: return "continued"
         case .failed: return "failed"
         case .restored: return "restored"
@@ -48,7 +51,7 @@ public enum ActivityEvent {
             .summaryChanged(let activity), .invalidated(let activity), .continued(let activity),
             .restored(let activity), .wasContinued(let activity):
             return activity
-        case .willContinue, .failed:
+        case .willContinue, .progress, .failed:
             return nil
         }
     }
@@ -57,6 +60,7 @@ public enum ActivityEvent {
     public var activityType: String {
         switch self {
         case .willContinue(let type), .failed(let type, _): return type
+        case .progress(let progress): return progress.activityType
         default: return activity?.activityType ?? ""
         }
     }

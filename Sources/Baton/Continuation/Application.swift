@@ -47,9 +47,45 @@ open class Application: Responder {
         return continuation
     }
 
+    /// Cancels the continuation under way, if any (the person gave up waiting): the delegate's
+    /// `didFailToContinue…` gets ``UserActivityError/cancelled``.
+    public func cancelContinuation() {
+        pendingContinuation?.fail(with: UserActivityError.cancelled)
+    }
+
     func continuationDidFinish(_ continuation: Continuation) {
         if pendingContinuation === continuation { pendingContinuation = nil }
+        if isPresentingProgress {
+            isPresentingProgress = false
+            presentContinuationProgress(nil)
+        }
     }
+
+    /// Whether ``presentContinuationProgress(_:)`` shows progress, to take down at the end.
+    private var isPresentingProgress = false
+
+    /// A continuation is held up: the trace records it and the delegate hears it (without
+    /// one, it is shown).
+    func continuationDidProgress(_ progress: ContinuationProgress) {
+        center.emit(.progress(progress))
+        if let delegate {
+            delegate.application(self, didUpdateContinuationProgress: progress)
+        } else {
+            showContinuationProgress(progress)
+        }
+    }
+
+    /// Shows `progress` until the continuation ends: what a delegate without its own
+    /// `didUpdateContinuationProgress` gets.
+    func showContinuationProgress(_ progress: ContinuationProgress) {
+        isPresentingProgress = true
+        presentContinuationProgress(progress)
+    }
+
+    /// Shows the person how a held-up continuation stands, replacing what was shown; `nil`
+    /// takes it down (the continuation ended). The toolkit layer shows a window with the
+    /// message and a progress bar (BatonGtk); the core shows nothing.
+    open func presentContinuationProgress(_ progress: ContinuationProgress?) {}
 
     /// Hands the activity to the delegate's `continue…`.
     ///

@@ -18,6 +18,11 @@ public protocol ApplicationDelegate: AnyObject {
     func application(_ application: Application, continue userActivity: UserActivity,
                      restorationHandler: @escaping ([any UserActivityRestoring]) -> Void) -> Bool
 
+    /// Called while a continuation is held up, each time the Baton service says how it stands
+    /// (the document it names is still syncing here, say). The default shows it to the person
+    /// (``Application/presentContinuationProgress(_:)``) until the continuation ends.
+    func application(_ application: Application, didUpdateContinuationProgress progress: ContinuationProgress)
+
     /// Called instead of `continue` when the continuation failed. The default shows the
     /// error to the person (``Application/presentError(_:)``) unless the continuation was
     /// cancelled.
@@ -45,6 +50,10 @@ extension ApplicationDelegate {
     public func application(_ application: Application, continue userActivity: UserActivity,
                             restorationHandler: @escaping ([any UserActivityRestoring]) -> Void) -> Bool {
         false
+    }
+
+    public func application(_ application: Application, didUpdateContinuationProgress progress: ContinuationProgress) {
+        application.showContinuationProgress(progress)
     }
 
     public func application(_ application: Application,

@@ -68,6 +68,16 @@ public final class Continuation {
         return true
     }
 
+    /// Reports how the continuation stands while its activity is held up (its document is
+    /// still syncing, say): the delegate hears it (by default the app shows it until the
+    /// continuation ends), and the trace records `progress`. Nothing happens once the
+    /// continuation has an outcome.
+    public func reportProgress(_ message: String, fractionCompleted: Double? = nil) {
+        guard !isFinished else { return }
+        application.continuationDidProgress(ContinuationProgress(activityType: activityType, message: message,
+                                                                 fractionCompleted: fractionCompleted))
+    }
+
     /// Fails the continuation: the delegate's `didFailToContinueUserActivityWithType` runs.
     public func fail(with error: any Error) {
         guard !isFinished else { return }

@@ -97,6 +97,10 @@ public final class ActivityTrace: Sendable {
             if case .continued = event { record.userInfo = activity.userInfo }
             if case .restored = event { record.userInfo = activity.userInfo }
         }
+        if case .progress(let progress) = event {
+            record.title = progress.message
+            record.fraction = progress.fractionCompleted
+        }
         if case .failed(_, let error) = event {
             record.error = String(describing: error)
             record.code = (error as? UserActivityError)?.code
@@ -135,6 +139,8 @@ struct TraceRecord: Encodable {
     var userInfo: [String: UserInfoValue]?
     var error: String?
     var code: Int?
+    /// A `progress` event's fraction done, when known (its `title` is the message).
+    var fraction: Double?
     var pid: Int32
     /// Seconds since 1970, to the millisecond, when the event was recorded.
     var time: Double

@@ -7,33 +7,114 @@ import Glibc
 
 /// The continuing half of a document continuation: the activity from another device names a
 /// file on that device (its document URL), which means nothing here unless this device has
-/// the same file. When it has (same path, same size and SHA-256, as on a shared or synced
-/// folder), the activity goes to the app as it is. Otherwise the file's bytes come over a
-/// stream into "Continued from ‹device›" under the documents folder, never over an existing
-/// file, and the activity names the copy, with the device under
-/// ``UserActivity/documentCopiedFromKey`` so the app can say it is a copy.
+/// the same file. In order:
+/// 1. The same path here holds the same file (same size and SHA-256: a shared folder, a
+///    network home): the activity goes to the app as it is.
+/// 2. The file lies in a Syncthing folder this device shares too: its copy here is used, once
+///    it is the one described. While Syncthing brings it, the app shows "Waiting for
+///    report.md to sync" with how much has arrived (`ReportProgress`), for at most
+///    ``Timeouts/documentSync``.
+/// 3. Otherwise (or when the sync is too slow) the file's bytes come over a stream into
+///    "Continued from ‹device›" under the documents folder, never over an existing file, and
+///    the activity names the copy, with the device under ``UserActivity/documentCopiedFromKey``
+///    so the app can say it is a copy.
 extension ContinuationBroker {
+    /// Reports a held-up continuation's progress to its app: a message and the fraction done.
+    typealias ProgressReport = @MainActor (String, Double?) async -> Void
+
     /// The activity to hand the app for `fetched`, with its document here.
     ///
     /// - Throws: ``ServiceError/activity(_:)`` when the copy cannot be made or does not
     ///   match what the device described; nothing is left behind.
-    func placeDocument(of fetched: FetchedPayload, offer: Offer, from deviceID: String) async throws -> [UInt8] {
-        guard let document = fetched.document, var payload = try? UserActivityPayload(decoding: fetched.bytes),
+    func placeDocument(of fetched: FetchedPayload, source: ActivitySource,
+                       progress: @escaping ProgressReport) async throws -> [UInt8] {
+        guard case .offer(let offer) = source, case .peer(let deviceID) = offer.origin,
+              let document = fetched.document, var payload = try? UserActivityPayload(decoding: fetched.bytes),
               let url = UserActivity.documentURL(in: payload.userInfo), url.isFileURL else { return fetched.bytes }
         if await Self.holdsSameFile(url.path, as: document) {
             logger.info("\(document.name) from \(offer.device) is here already, at the same path")
             return fetched.bytes
         }
-        let folder = Self.copiesFolder(from: offer.device)
-        let copy = try await receiveCopy(of: document, offer: offer, from: deviceID, into: folder)
+        if let location = document.syncthing,
+           let synced = await syncedCopy(of: document, at: location, from: offer.device, progress: progress) {
+            payload.userInfo[UserActivity.documentURLKey] = .url(synced)
+            return try encode(payload, naming: document)
+        }
+        await progress("Copying “\(document.name)” from \(offer.device)", nil)
+        let copy = try await receiveCopy(of: document, offer: offer, from: deviceID, into: Self.copiesFolder(from: offer.device))
         payload.userInfo[UserActivity.documentURLKey] = .url(copy)
         payload.userInfo[UserActivity.documentCopiedFromKey] = .string(offer.device)
         do {
-            return try payload.encodedBytes()
+            return try encode(payload, naming: document)
         } catch {
             try? FileManager.default.removeItem(at: copy)
-            throw ServiceError.activity(.handoffFailed("the activity cannot name the copy of \(document.name): \(error)"))
+            throw error
         }
+    }
+
+    private func encode(_ payload: UserActivityPayload, naming document: PeerDocument) throws -> [UInt8] {
+        do {
+            return try payload.encodedBytes()
+        } catch {
+            throw ServiceError.activity(.handoffFailed("the activity cannot name \(document.name) here: \(error)"))
+        }
+    }
+
+    /// This device's copy of a document in a Syncthing folder, once it is the one the other
+    /// device described; `nil` when this device does not share the folder, or the copy did
+    /// not arrive within ``Timeouts/documentSync`` (then it is copied over the link).
+    private func syncedCopy(of document: PeerDocument, at location: PeerDocument.SyncthingLocation, from device: String,
+                            progress: ProgressReport) async -> URL? {
+        guard let syncthing = SyncthingAPI.local() else {
+            logger.info("\(document.name) is in a Syncthing folder of \(device), but Syncthing does not run here (or its GUI is not plain HTTP on loopback)")
+            return nil
+        }
+        let folder: URL
+        do {
+            guard let found = try await syncthing.folders()[location.folderID] else {
+                logger.info("\(document.name) is in the Syncthing folder \(location.folderID) of \(device), which this device does not share")
+                return nil
+            }
+            folder = found
+        } catch {
+            logger.info("cannot ask Syncthing here for its folders: \(error)")
+            return nil
+        }
+        let file = folder.appendingPathComponent(location.path)
+        // The path comes from the other device (its names checked on arrival): it stays inside
+        // the folder, and only a file with the described digest is ever used.
+        guard file.standardizedFileURL.path.hasPrefix(folder.standardizedFileURL.path + "/") else {
+            logger.notice("\(device) described \(document.name) at a path outside its Syncthing folder; not used")
+            return nil
+        }
+        let deadline = MonotonicClock.now + timeouts.documentSync
+        var reported = -1.0
+        while true {
+            if await Self.holdsSameFile(file.path, as: document) {
+                logger.info("\(document.name) from \(device) is here, synced by Syncthing")
+                return file
+            }
+            guard MonotonicClock.now < deadline else { break }
+            let paused = (try? await syncthing.isPaused(location.folderID)) ?? false
+            let fraction = Self.syncedFraction(of: file, size: document.size)
+            if fraction != reported || paused {
+                reported = fraction
+                await progress(paused ? "Waiting for “\(document.name)” to sync: Syncthing is paused here"
+                                      : "Waiting for “\(document.name)” to sync", fraction)
+            }
+            try? await Task.sleep(nanoseconds: 250_000_000)
+        }
+        logger.info("\(document.name) did not sync from \(device) within \(Int(timeouts.documentSync)) s; copying it over the link")
+        return nil
+    }
+
+    /// How much of the file Syncthing has written so far, by the size of its temporary copy
+    /// (`.syncthing.NAME.tmp` beside the file), as a fraction of `size`.
+    private static func syncedFraction(of file: URL, size: UInt64) -> Double {
+        guard size > 0 else { return 0 }
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".syncthing.\(file.lastPathComponent).tmp")
+        let written = (try? FileManager.default.attributesOfItem(atPath: temporary.path)[.size] as? NSNumber)?.uint64Value ?? 0
+        return min(Double(written) / Double(size), 1)
     }
 
     /// "Continued from ‹device›" in the documents folder, with the name made safe as a folder

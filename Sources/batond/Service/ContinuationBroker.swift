@@ -135,8 +135,8 @@ final class ContinuationBroker {
             return MonotonicClock.now
         }
         let fetched = Task { @MainActor in
-            if let prefetched { return (prefetched.bytes, prefetched.finished) }
-            return (try await fetch(source), MonotonicClock.now)
+            if let prefetched { return (prefetched.payload, prefetched.finished) }
+            return (try await fetchPayload(source), MonotonicClock.now)
         }
         let begunAt: Double
         do {
@@ -151,8 +151,12 @@ final class ContinuationBroker {
         }
         let fetchedAt: Double
         do {
-            let bytes: [UInt8]
-            (bytes, fetchedAt) = try await fetched.value
+            let payload: FetchedPayload
+            (payload, fetchedAt) = try await fetched.value
+            let bytes = try await placeDocument(of: payload, source: source) { [self] message, fraction in
+                _ = try? await callApp(target.busName, "ReportProgress", [.string(token), .string(message), .double(fraction ?? -1)],
+                                       timeout: timeouts.call)
+            }
             let streams = (try? UserActivityPayload.header(ofEncoded: bytes).supportsContinuationStreams) ?? false
             liveContinuations[token] = LiveContinuation(target: target, source: source, supportsStreams: streams)
             defer { liveContinuations[token] = nil }
@@ -183,7 +187,7 @@ final class ContinuationBroker {
     /// A payload fetched before the app to continue it was started, and when its fetch began
     /// and ended.
     private struct Prefetched {
-        let bytes: [UInt8]
+        let payload: FetchedPayload
         let started: Double
         let finished: Double
     }
@@ -199,15 +203,15 @@ final class ContinuationBroker {
             return (app, nil)
         case .installed(let app):
             let started = MonotonicClock.now
-            let bytes: [UInt8]
+            let payload: FetchedPayload
             do {
-                bytes = try await fetch(source)
+                payload = try await fetchPayload(source)
             } catch {
                 let failure = ServiceError.userActivityError(from: error)
                 logger.info("continuation of \(source.activityType) failed before \(app.appID) was started: \(failure)")
                 throw ServiceError.activity(failure)
             }
-            let prefetched = Prefetched(bytes: bytes, started: started, finished: MonotonicClock.now)
+            let prefetched = Prefetched(payload: payload, started: started, finished: MonotonicClock.now)
             let target = try await launch(app, toContinue: source.activityType, teamID: source.teamID,
                                           remote: source.comesFromAnotherDevice, activationToken: activationToken)
             return (target, prefetched)
@@ -241,13 +245,18 @@ final class ContinuationBroker {
 
     /// The encoded activity: saved now by its app, or the payload batond holds.
     func fetch(_ source: ActivitySource) async throws -> [UInt8] {
+        try await fetchPayload(source).bytes
+    }
+
+    /// The encoded activity, with the document it names as a paired device described it.
+    func fetchPayload(_ source: ActivitySource) async throws -> FetchedPayload {
         switch source {
         case .local(let app, let published):
-            return try await save(app, activityID: published.appActivityID, type: published.summary.activityType)
+            return FetchedPayload(bytes: try await save(app, activityID: published.appActivityID, type: published.summary.activityType))
         case .offer(let offer):
             switch offer.origin {
             case .held(let bytes):
-                return bytes
+                return FetchedPayload(bytes: bytes)
             case .peer(let deviceID):
                 guard let delegate else {
                     throw ServiceError.activity(.connectionUnavailable("batond is stopping"))
@@ -258,10 +267,10 @@ final class ContinuationBroker {
                     throw ServiceError.activity(.handoffFailed(
                         "\(offer.device) sent an activity of type \(sentType), not \(offer.summary.activityType)"))
                 }
-                return try await placeDocument(of: fetched, offer: offer, from: deviceID)
+                return fetched
             }
         case .payload(let bytes, _, _):
-            return bytes
+            return FetchedPayload(bytes: bytes)
         }
     }
 

@@ -57,12 +57,19 @@ final class SharedDocuments {
             logger.info("not sending the document of \(app.appID)'s \(type): its desktop entry does not declare \(contentType) for \(type) (X-Baton-DocumentTypes)")
             return nil
         }
-        let document: PeerDocument
+        var document: PeerDocument
         do {
             document = try await Task.detached { try PeerDocument.describe(fileAt: path, mimeType: contentType) }.value
         } catch {
             logger.info("not sending the document of \(app.appID)'s \(type): \(error)")
             return nil
+        }
+        if let syncthing = SyncthingAPI.local() {
+            do {
+                document.syncthing = try await syncthing.location(ofFileAt: path)
+            } catch {
+                logger.info("cannot ask Syncthing where \(document.name) is: \(error)")
+            }
         }
         let now = MonotonicClock.now
         described.removeAll { $0.deviceID == deviceID && $0.activityID == activityID || now - $0.at > Self.lifetime }

@@ -1,0 +1,175 @@
+import BatonGLib
+import BatonPeer
+import Foundation
+import Glibc
+
+/// The Syncthing that runs for this user, reached through its REST API on this machine: the
+/// address and API key come from its `config.xml` (`$XDG_STATE_HOME/syncthing` for
+/// Syncthing 1.27 and later, `$XDG_CONFIG_HOME/syncthing` before), as the person set it up.
+/// Only a plain HTTP GUI on a loopback address is used: batond never sends the key anywhere
+/// else.
+struct SyncthingAPI: Sendable {
+    let host: String
+    let port: UInt16
+    let apiKey: String
+
+    /// Seconds a request may take.
+    static let timeout = 3
+
+    /// The local Syncthing's API, when its configuration can be read and names a loopback
+    /// HTTP address with a key.
+    static func local() -> SyncthingAPI? {
+        for folder in [XDGDirectories.stateHome, XDGDirectories.configHome] {
+            let file = folder.appendingPathComponent("syncthing/config.xml")
+            guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
+            return SyncthingConfig(text).api
+        }
+        return nil
+    }
+
+    /// The folders it shares, by id, with their paths here.
+    func folders() async throws -> [String: URL] {
+        guard let list = try await json("/rest/config/folders") as? [[String: Any]] else {
+            throw SyncthingError("Syncthing's folder list is not a list")
+        }
+        var folders: [String: URL] = [:]
+        for folder in list {
+            guard let id = folder["id"] as? String, var path = folder["path"] as? String, !path.isEmpty else { continue }
+            if path.hasPrefix("~") { path = FileManager.default.homeDirectoryForCurrentUser.path + path.dropFirst() }
+            folders[id] = URL(fileURLWithPath: path, isDirectory: true).resolvingSymlinksInPath()
+        }
+        return folders
+    }
+
+    /// Whether the folder is paused here (`paused` in its configuration).
+    func isPaused(_ folderID: String) async throws -> Bool {
+        let folder = try await json("/rest/config/folders/\(Self.escaped(folderID))") as? [String: Any]
+        return folder?["paused"] as? Bool ?? false
+    }
+
+    /// The version vector of this device's copy of `path` in the folder (`DEVICE:COUNTER`).
+    func localVersion(folderID: String, path: String) async throws -> [String] {
+        let info = try await json("/rest/db/file?folder=\(Self.escaped(folderID))&file=\(Self.escaped(path))") as? [String: Any]
+        let versions = (info?["local"] as? [String: Any])?["version"] as? [String] ?? []
+        return versions
+    }
+
+    /// Where the file at `path` lies in a folder this Syncthing shares, if it does: the
+    /// folder's id, the path inside it, and the version of this device's copy.
+    func location(ofFileAt path: String) async throws -> PeerDocument.SyncthingLocation? {
+        let file = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        for (id, folder) in try await folders().sorted(by: { $0.value.path.count > $1.value.path.count })
+        where file.hasPrefix(folder.path + "/") {
+            let relative = String(file.dropFirst(folder.path.count + 1))
+            guard PeerDocument.isRelativePath(relative) else { return nil }
+            return PeerDocument.SyncthingLocation(folderID: id, path: relative,
+                                                  version: try await localVersion(folderID: id, path: relative))
+        }
+        return nil
+    }
+
+    /// The JSON a GET of `path` answers, read on a thread of its own.
+    func json(_ path: String) async throws -> Any {
+        let body = try await Task.detached { [self] in try get(path) }.value
+        do {
+            return try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
+        } catch {
+            throw SyncthingError("Syncthing answered \(path) with something that is not JSON")
+        }
+    }
+
+    /// One HTTP/1.0 GET with the API key, blocking: the whole body of a 200 answer.
+    private func get(_ path: String) throws -> [UInt8] {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw SyncthingError("no socket: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: Self.timeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw SyncthingError("\(host) is not an IPv4 address") }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw SyncthingError("Syncthing is not answering on \(host):\(port): \(String(cString: strerror(errno)))") }
+        let request = Array("GET \(path) HTTP/1.0\r\nHost: \(host):\(port)\r\nX-API-Key: \(apiKey)\r\nAccept: application/json\r\n\r\n".utf8)
+        var sent = 0
+        while sent < request.count {
+            let count = request.withUnsafeBytes { send(descriptor, $0.baseAddress! + sent, request.count - sent, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { throw SyncthingError("cannot ask Syncthing: \(String(cString: strerror(errno)))") }
+            sent += count
+        }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count == 0 { break }
+            guard count > 0 else { throw SyncthingError("Syncthing did not answer in time: \(String(cString: strerror(errno)))") }
+            response += buffer[0..<count]
+            guard response.count <= Self.maximumResponse else { throw SyncthingError("Syncthing's answer is too large") }
+        }
+        return try Self.body(of: response, path: path)
+    }
+
+    /// The largest answer read.
+    static let maximumResponse = 4 << 20
+
+    /// The body of a `200` HTTP response.
+    static func body(of response: [UInt8], path: String) throws -> [UInt8] {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = response.indices.first(where: { response[$0...].starts(with: separator) }) else {
+            throw SyncthingError("Syncthing's answer to \(path) is not HTTP")
+        }
+        let statusLine = String(decoding: response[..<(response.firstIndex(of: 13) ?? end)], as: UTF8.self)
+        let parts = statusLine.split(separator: " ")
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/") else { throw SyncthingError("Syncthing's answer to \(path) is not HTTP") }
+        guard parts[1] == "200" else {
+            throw SyncthingError(parts[1] == "403" ? "Syncthing refused the API key" : "Syncthing answered \(path) with \(parts.dropFirst().joined(separator: " "))")
+        }
+        return Array(response[(end + 4)...])
+    }
+
+    private static func escaped(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~/"))) ?? text
+    }
+}
+
+/// What batond reads of Syncthing's `config.xml`: the GUI's address, whether it uses TLS,
+/// and the API key.
+struct SyncthingConfig {
+    let api: SyncthingAPI?
+
+    init(_ text: String) {
+        guard let gui = Self.element("gui", in: text), !gui.attributes.contains("tls=\"true\""),
+              let address = Self.element("address", in: gui.body)?.body,
+              let key = Self.element("apikey", in: gui.body)?.body, !key.isEmpty,
+              let colon = address.lastIndex(of: ":"), let port = UInt16(address[address.index(after: colon)...]) else {
+            api = nil
+            return
+        }
+        var host = String(address[..<colon])
+        if host == "localhost" { host = "127.0.0.1" }
+        // Only loopback: the key never leaves this machine.
+        api = host.hasPrefix("127.") ? SyncthingAPI(host: host, port: port, apiKey: key) : nil
+    }
+
+    /// The first element named `name`: its attributes as written, and the text inside it.
+    private static func element(_ name: String, in text: String) -> (attributes: String, body: String)? {
+        guard let open = text.range(of: "<\(name)"), let close = text.range(of: "</\(name)>", range: open.upperBound..<text.endIndex),
+              let tagEnd = text.range(of: ">", range: open.upperBound..<close.lowerBound) else { return nil }
+        let attributes = String(text[open.upperBound..<tagEnd.lowerBound])
+        guard attributes.isEmpty || attributes.first == " " else { return nil }
+        return (attributes, String(text[tagEnd.upperBound..<close.lowerBound]).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+/// Why Syncthing could not be asked.
+struct SyncthingError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
