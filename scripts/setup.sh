@@ -21,8 +21,11 @@ packages=(
     grim                # screenshots of the sway session (wlr-screencopy)
     bubblewrap          # a real sandbox (what Flatpak uses) for the sandboxed-app identity tests
     desktop-file-utils  # desktop-file-validate: the shipped desktop entries are checked
-    appstream           # appstreamcli validate: MailComposer's AppStream metainfo is checked
+    appstream           # appstreamcli validate: the example apps' AppStream metainfo is checked
     librsvg2-bin        # rsvg-convert: the shipped icons are checked
+    syncthing           # two real Syncthings share a folder in the document continuation tests
+    curl                # the Syncthing test fixture pauses a folder through Syncthing's REST API
+    util-linux          # unshare: a device that does not see another's folder in the document tests
 )
 
 missing=()

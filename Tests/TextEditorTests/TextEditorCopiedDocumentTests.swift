@@ -1,0 +1,38 @@
+import Foundation
+import ServiceFixtures
+import XCTest
+
+/// A document only on device A, and no Syncthing: the bytes come over the link into
+/// "Continued from alpha" under B's documents folder, the document opens from there with a
+/// note, and nothing on B is overwritten by a second continuation.
+final class TextEditorCopiedDocumentTests: DocumentHandoffTestCase {
+    func testADocumentOnlyOnTheOriginIsCopiedByteForByteAndNeverOverwritesOne() async throws {
+        try devices.pair()
+        let file = try TextEditorProcess.writeReport(in: folderOnlyOnA)
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("Ünïcödé, tabs\tand “quotes”.\n".utf8))
+        try handle.close()
+        let documentsB = try makeDocumentsFolderOnB()
+        let (_, onB, onAlpha) = try openOnA(file)
+
+        let copy = documentsB.appendingPathComponent("Continued from alpha/report.md")
+        let restored = try continueOnB(onB, expecting: copy)
+        XCTAssertEqual(restored.userInfo?["BatonDocumentCopiedFrom"] as? String, "alpha", "the app hears it is a copy")
+        XCTAssertEqual(try Data(contentsOf: copy), try Data(contentsOf: file), "the copy is byte for byte the file on A")
+        let mode = try FileManager.default.attributesOfItem(atPath: copy.path)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600, "the copy is private to the person")
+        XCTAssertTrue(showsPosition(onAlpha, of: copy, on: onB),
+                      "B's window shows the copy at A's lines: \(onAlpha) on A, \(String(describing: onB.lastPosition())) on B")
+        try screenshotB("texteditor-copy-device-b")
+
+        // The person edits the copy on B; continuing A's document again makes a second copy.
+        try "edited on beta\n".write(to: copy, atomically: true, encoding: .utf8)
+        if let pid = onB.pid { kill(pid, SIGTERM) }
+        XCTAssertTrue(waitUntil { onB.pid.map { kill($0, 0) != 0 } ?? true }, "B's editor quit")
+        try continueOnB(onB, expecting: documentsB.appendingPathComponent("Continued from alpha/report (2).md"))
+        XCTAssertEqual(try String(contentsOf: copy, encoding: .utf8), "edited on beta\n", "the first copy is untouched")
+        XCTAssertFalse(devices.batondA.log.contains("Line 17 of the report"), "A's log holds no document text")
+        XCTAssertFalse(devices.batondB.log.contains("Line 17 of the report"), "B's log holds no document text")
+    }
+}
