@@ -58,7 +58,7 @@ final class SharedDocumentsTests: XCTestCase {
             ? .verified(evidence: "/x/org.example.TextEditor.desktop", declaring: DeclaredClaims(teamID: "org.example", activityTypes: editing))
             : .unverified("no desktop entry")
         try registry.register(busName: ":1.7", appID: "org.example.TextEditor", teamID: "org.example", activityTypes: [editing],
-                              pid: 7, identity: identity)
+                              pid: getpid(), identity: identity)
         return try XCTUnwrap(registry.apps[":1.7"])
     }
 
@@ -99,6 +99,49 @@ final class SharedDocumentsTests: XCTestCase {
 
         XCTAssertThrowsError(try documents.stream(of: "a1", to: "device-c", name: "gamma"), "not described to that device")
         XCTAssertThrowsError(try documents.stream(of: "a2", to: "device-b", name: "beta"), "nor for another activity")
+        XCTAssertThrowsError(try documents.stream(of: "a1", to: "device-b", name: "beta"), "a description serves one stream")
+    }
+
+    /// The file is read as the app sees it: a process whose root is elsewhere (a sandbox)
+    /// cannot name a file of the host's.
+    func testTheFileIsReadAsTheAppSeesIt() async throws {
+        try installEntry(documentTypes: "text/markdown:\(editing);")
+        let file = try markdownFile()
+        let registry = AppRegistry()
+        try registry.register(busName: ":1.8", appID: "org.example.TextEditor", teamID: "org.example", activityTypes: [editing],
+                              pid: 999_999_999, identity: .verified(evidence: "/x/org.example.TextEditor.desktop",
+                                                                    declaring: DeclaredClaims(teamID: "org.example", activityTypes: editing)))
+        let gone = try XCTUnwrap(registry.apps[":1.8"])
+        var described = await documents.describe(try payload(naming: file), of: gone, activityID: "a1", to: "device-b")
+        XCTAssertNil(described, "no process, no view of the file: nothing is described")
+
+        // An app in a mount namespace of its own where the folder is empty, as a sandbox
+        // that was not given it: its activity naming the host's file gets nothing sent.
+        let sandboxed = Process()
+        sandboxed.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        sandboxed.arguments = ["--mount", "--propagation", "private", "/bin/sh", "-c",
+                               "mount -t tmpfs sandbox \"$1\" && exec sleep 60", "sh", folder.path]
+        try sandboxed.run()
+        defer { sandboxed.terminate() }
+        let root = "/proc/\(sandboxed.processIdentifier)/root\(folder.path)"
+        guard waitForSandbox(root) else { throw XCTSkip("unshare --mount is not allowed here (it needs root)") }
+        try registry.register(busName: ":1.9", appID: "org.example.TextEditor", teamID: "org.example", activityTypes: [editing],
+                              pid: sandboxed.processIdentifier,
+                              identity: .verified(evidence: "flatpak org.example.TextEditor",
+                                                  declaring: DeclaredClaims(teamID: "org.example", activityTypes: editing)))
+        described = await documents.describe(try payload(naming: file), of: try XCTUnwrap(registry.apps[":1.9"]),
+                                             activityID: "a1", to: "device-b")
+        XCTAssertNil(described, "the sandboxed app cannot have the host's file sent")
+    }
+
+    /// Waits until `root` (a folder as a namespaced process sees it) is empty; false if it
+    /// never is (the namespace could not be made).
+    private func waitForSandbox(_ root: String) -> Bool {
+        for _ in 0..<100 {
+            if let names = try? FileManager.default.contentsOfDirectory(atPath: root), names.isEmpty { return true }
+            usleep(20_000)
+        }
+        return false
     }
 
     func testAReadmeIsAKindOfPlainText() async throws {

@@ -159,6 +159,10 @@ extension Daemon: PeerNetworkDelegate {
 
     func streamRequested(for activityID: String, by deviceID: String) async -> Result<BusFileDescriptor, UserActivityError> {
         if let documentOf = PeerDocument.activityID(fromStreamActivityID: activityID) {
+            let settings = settingsStore.settings
+            guard settings.handoff, !settings.blockedDevices.contains(deviceID) else {
+                return .failure(.handoffFailed("documents are not sent to this device"))
+            }
             do {
                 return .success(try sharedDocuments.stream(of: documentOf, to: deviceID, name: network.deviceName(deviceID)))
             } catch {

@@ -12,21 +12,24 @@ import Logging
 /// A file is described only when the app whose activity names it is verified for the
 /// activity's type and its desktop entry declares the file's type for it
 /// (`X-Baton-DocumentTypes`): so an activity can only carry a document of the kind its app
-/// really edits. A device may fetch the bytes only of a document described to it, for a short
-/// while (``lifetime``), and a file that changed since is caught by its digest on arrival.
+/// really edits. The file is read as the app sees it (through `/proc/PID/root`), so a
+/// sandboxed app can never have batond send a file from outside its sandbox. A device may
+/// fetch the bytes of a document described to it once, within ``lifetime``; a file that
+/// changed since is caught by its digest on arrival.
 @MainActor
 final class SharedDocuments {
     private struct Described {
         let deviceID: String
         let activityID: String
-        let path: String
+        /// The file, opened when it was described.
+        let file: FileHandle
         let document: PeerDocument
         let at: Double
     }
 
     /// Seconds a described document may be fetched.
     static let lifetime = 600.0
-    /// The most described documents kept.
+    /// The most described documents kept (each holds its file open).
     static let capacity = 16
 
     private var described: [Described] = []
@@ -47,9 +50,11 @@ final class SharedDocuments {
             logger.info("not sending the document of \(app.appID)'s \(type): the app is not verified for that type")
             return nil
         }
-        let path = url.path
+        // The file the app sees: in its own mount namespace (a Flatpak's sandbox), the same
+        // as batond's for an app on the host.
+        let path = "/proc/\(app.pid)/root" + url.standardizedFileURL.path
         guard let contentType = Self.contentType(ofFileAt: path) else {
-            logger.info("not sending the document of \(app.appID)'s \(type): it is not a file that can be read")
+            logger.info("not sending the document of \(app.appID)'s \(type): it is not a file the app can read")
             return nil
         }
         let entry = InstalledApps.all().first { $0.appID == app.appID }
@@ -58,7 +63,9 @@ final class SharedDocuments {
             return nil
         }
         var document: PeerDocument
+        let file: FileHandle
         do {
+            file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             document = try await Task.detached { try PeerDocument.describe(fileAt: path, mimeType: contentType) }.value
         } catch {
             logger.info("not sending the document of \(app.appID)'s \(type): \(error)")
@@ -66,43 +73,45 @@ final class SharedDocuments {
         }
         if let syncthing = SyncthingAPI.local() {
             do {
-                document.syncthing = try await syncthing.location(ofFileAt: path)
+                document.syncthing = try await syncthing.location(ofFileAt: url.path)
             } catch {
                 logger.info("cannot ask Syncthing where \(document.name) is: \(error)")
             }
         }
         let now = MonotonicClock.now
-        described.removeAll { $0.deviceID == deviceID && $0.activityID == activityID || now - $0.at > Self.lifetime }
-        described.append(Described(deviceID: deviceID, activityID: activityID, path: path, document: document, at: now))
-        described = Array(described.suffix(Self.capacity))
+        forget { $0.deviceID == deviceID && $0.activityID == activityID || now - $0.at > Self.lifetime }
+        described.append(Described(deviceID: deviceID, activityID: activityID, file: file, document: document, at: now))
+        if described.count > Self.capacity { forget { [first = described.first?.file] in $0.file === first } }
         return document
+    }
+
+    /// Drops the descriptions that match, closing their files.
+    private func forget(_ matches: (Described) -> Bool) {
+        for entry in described where matches(entry) { try? entry.file.close() }
+        described.removeAll(where: matches)
     }
 
     /// A stream of the bytes of the document described to `deviceID` for `activityID`: one
     /// end of a socket pair, the file written into the other and its write half closed at the
-    /// end.
+    /// end. A description serves one stream.
     ///
-    /// - Throws: ``ServiceError/activity(_:)`` when no such document was described lately,
-    ///   or it cannot be opened.
+    /// - Throws: ``ServiceError/activity(_:)`` when no such document was described lately.
     func stream(of activityID: String, to deviceID: String, name deviceName: String) throws -> BusFileDescriptor {
         let now = MonotonicClock.now
-        guard let entry = described.last(where: { $0.deviceID == deviceID && $0.activityID == activityID && now - $0.at <= Self.lifetime }) else {
+        guard let index = described.lastIndex(where: { $0.deviceID == deviceID && $0.activityID == activityID && now - $0.at <= Self.lifetime })
+        else {
             throw ServiceError.activity(.handoffFailed("no document of that activity was described to this device lately"))
         }
-        let file: FileHandle
-        do {
-            file = try FileHandle(forReadingFrom: URL(fileURLWithPath: entry.path))
-        } catch {
-            throw ServiceError.activity(.handoffFailed("\(entry.document.name) cannot be read: \(error.localizedDescription)"))
-        }
+        let entry = described.remove(at: index)
         let (ours, theirs) = try ContinuationBroker.socketPair()
         guard let descriptor = ours.take() else {
-            try? file.close()
+            try? entry.file.close()
             throw ServiceError.activity(.connectionUnavailable("the document's socket is closed"))
         }
         let stream = SocketContinuationStream(taking: descriptor)
         let logger = logger
         let name = entry.document.name
+        let file = entry.file
         Task { @MainActor in
             defer {
                 try? file.close()
@@ -110,7 +119,10 @@ final class SharedDocuments {
             }
             do {
                 var sent = 0
-                while let chunk = try file.read(upToCount: PeerMessage.maximumStreamChunk), !chunk.isEmpty {
+                // Read off the main actor: the file may be on a slow disk or a network share.
+                while true {
+                    let chunk = try await Task.detached { try file.read(upToCount: PeerMessage.maximumStreamChunk) }.value ?? Data()
+                    if chunk.isEmpty { break }
                     try await stream.write(Array(chunk))
                     sent += chunk.count
                 }
