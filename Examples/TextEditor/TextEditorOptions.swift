@@ -33,7 +33,7 @@ struct TextEditorOptions: ParsableArguments {
     var gapplicationService = false
 
     /// What goes to GApplication: the service option, and each file as an absolute `file:`
-    /// URI, which a second instance passes to the first; `--new` is the URI `textedit:new`.
+    /// URI, which a second instance passes to the first; `--new` is the URI `texteditor:new`.
     var applicationArguments: [String] {
         (gapplicationService ? ["--gapplication-service"] : [])
             + files.map { URL(fileURLWithPath: $0).standardizedFileURL.absoluteString }

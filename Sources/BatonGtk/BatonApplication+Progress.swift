@@ -49,6 +49,10 @@ extension BatonApplication {
             gtk_window_destroy(window)
             cancelContinuation()
         }
+        // Destroyed with the window it was over: forgotten, so nothing touches it again.
+        GObjectSignals.connect(UnsafeMutableRawPointer(dialog), "destroy") { [weak self] in
+            if self?.progressDialog?.dialog == dialog { self?.progressDialog = nil }
+        }
         gtk_window_present(window)
         return (dialog, bar)
     }

@@ -315,9 +315,20 @@ public final class HandoffClient {
     }
 
     /// The service says how a held-up continuation stands: the app shows it, and waits on.
+    /// Answers `cancelled` once the app gave up on it (the person cancelled), so the service
+    /// stops too.
     private func reportProgress(_ token: String, message: String, fraction: Double, _ call: BusMethodCall) {
-        guard let entry = pending[token], !message.isEmpty else {
+        guard let entry = pending[token] else {
             call.fail(with: ServiceError.unknownActivity(token), sendingRecord: true)
+            return
+        }
+        guard !entry.continuation.isFinished else {
+            pending[token] = nil
+            call.fail(with: UserActivityError.cancelled, sendingRecord: true)
+            return
+        }
+        guard !message.isEmpty else {
+            call.fail(with: ServiceError.invalidArguments("a progress report needs a message"), sendingRecord: true)
             return
         }
         waitForActivity(entry, token: token)

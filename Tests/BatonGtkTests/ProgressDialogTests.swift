@@ -53,6 +53,23 @@ final class ProgressDialogTests: GtkTestCase {
         window.close()
     }
 
+    func testADialogGoneWithItsWindowIsNotTouchedAgain() async throws {
+        try setUpApplication()
+        let delegate = QuietDelegate()
+        application.delegate = delegate
+        let (window, _) = makeWindow(title: "Notes")
+        window.present()
+        let continuation = application.beginContinuation(activityType: "org.example.texteditor.editing")
+        continuation.reportProgress("Waiting for “report.md” to sync", fractionCompleted: 0.1)
+        XCTAssertTrue(spin(until: { self.progressDialogs.count == 1 }))
+        window.destroy()
+        XCTAssertTrue(spin(until: { self.progressDialogs.isEmpty }), "destroyed with the window it was over")
+        continuation.reportProgress("Waiting for “report.md” to sync", fractionCompleted: 0.5)
+        XCTAssertTrue(spin(until: { self.progressDialogs.count == 1 }), "a new one shows the wait")
+        continuation.fail(with: UserActivityError.cancelled)
+        XCTAssertTrue(spin(until: { self.progressDialogs.isEmpty }))
+    }
+
     func testCancelGivesUpTheContinuation() async throws {
         try setUpApplication()
         let delegate = QuietDelegate()

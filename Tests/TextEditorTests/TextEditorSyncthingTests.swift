@@ -72,6 +72,37 @@ final class TextEditorSyncthingTests: TextEditorSyncthingScenarios {
     }
 }
 
+/// The person gives up waiting: Cancel in the app's dialog stops batond too, and nothing is
+/// opened or copied.
+final class TextEditorSyncCancelTests: TextEditorSyncthingScenarios {
+    func testCancellingTheWaitStopsTheContinuationEverywhere() async throws {
+        try devices.pair()
+        let file = try TextEditorProcess.writeReport(in: notesOnA)
+        XCTAssertTrue(syncthing.waitUntilSynced("report.md"))
+        try syncthing.setFolderPausedOnB(true)
+        let documentsB = try makeDocumentsFolderOnB()
+        let (onA, onB, _) = try openOnA(file)
+        let window = try XCTUnwrap(onA.windows(titled: "report.md").first)
+        try onA.type(" Not on beta yet.", into: window)
+        XCTAssertTrue(waitUntil { (try String(contentsOf: file, encoding: .utf8)).contains("Not on beta yet.") })
+
+        let command = try startContinuingOnB()
+        let waiting = try XCTUnwrap(onB.waitForEvent(timeout: 15) { $0.event == "progress" })
+        onB.pid = (waiting["pid"] as? Int).map(Int32.init)
+        let dialog = try XCTUnwrap(onB.windows(titled: "Continuing From Another Device").first)
+        try onB.key("Escape", in: dialog)
+        XCTAssertNotNil(onB.waitForEvent { $0.event == "failed" }, "the app's continuation ends")
+        let status = try XCTUnwrap(command.waitForExit(timeout: 10), "baton continue ends at once, not at the sync timeout")
+        XCTAssertNotEqual(status, 0)
+        XCTAssertTrue(command.log.contains("cancel"), command.log)
+        XCTAssertTrue(devices.batondB.log.contains("gave up the continuation"), devices.batondB.log)
+        XCTAssertNil(onB.events().first { $0.event == "restored" }, "nothing was opened")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: documentsB.appendingPathComponent("Continued from alpha").path),
+                       "nothing was copied")
+        XCTAssertTrue(try onB.windows(titled: "Continuing From Another Device", timeout: 0.5).isEmpty)
+    }
+}
+
 /// The sync does not come in time (B's copy stays paused past a short timeout): the file
 /// comes over the link instead.
 final class TextEditorSyncTimeoutTests: TextEditorSyncthingScenarios {

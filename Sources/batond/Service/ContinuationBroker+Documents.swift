@@ -20,36 +20,51 @@ import Glibc
 ///    so the app can say it is a copy.
 extension ContinuationBroker {
     /// Reports a held-up continuation's progress to its app: a message and the fraction done.
-    typealias ProgressReport = @MainActor (String, Double?) async -> Void
+    /// Returns `false` when the app gave up on the continuation (the person cancelled).
+    typealias ProgressReport = @MainActor (String, Double?) async -> Bool
+
+    /// The activity for its app, and the copy made of its document, if one was.
+    struct PlacedPayload {
+        var bytes: [UInt8]
+        /// The copy received for this continuation: removed again when the app does not take
+        /// the activity.
+        var copy: URL?
+    }
 
     /// The activity to hand the app for `fetched`, with its document here.
     ///
     /// - Throws: ``ServiceError/activity(_:)`` when the copy cannot be made or does not
-    ///   match what the device described; nothing is left behind.
+    ///   match what the device described, or `cancelled` when the app gave up; nothing is
+    ///   left behind.
     func placeDocument(of fetched: FetchedPayload, source: ActivitySource,
-                       progress: @escaping ProgressReport) async throws -> [UInt8] {
+                       progress: @escaping ProgressReport) async throws -> PlacedPayload {
         guard case .offer(let offer) = source, case .peer(let deviceID) = offer.origin,
               let document = fetched.document, var payload = try? UserActivityPayload(decoding: fetched.bytes),
-              let url = UserActivity.documentURL(in: payload.userInfo), url.isFileURL else { return fetched.bytes }
+              let url = UserActivity.documentURL(in: payload.userInfo), url.isFileURL else { return PlacedPayload(bytes: fetched.bytes) }
         if await Self.holdsSameFile(url.path, as: document) {
             logger.info("\(document.name) from \(offer.device) is here already, at the same path")
-            return fetched.bytes
+            return PlacedPayload(bytes: fetched.bytes)
         }
         if let location = document.syncthing,
-           let synced = await syncedCopy(of: document, at: location, from: offer.device, progress: progress) {
+           let synced = try await syncedCopy(of: document, at: location, from: offer.device, progress: progress) {
             payload.userInfo[UserActivity.documentURLKey] = .url(synced)
-            return try encode(payload, naming: document)
+            return PlacedPayload(bytes: try encode(payload, naming: document))
         }
-        await progress("Copying “\(document.name)” from \(offer.device)", nil)
-        let copy = try await receiveCopy(of: document, offer: offer, from: deviceID, into: Self.copiesFolder(from: offer.device))
+        let copy = try await receiveCopy(of: document, offer: offer, from: deviceID, into: Self.copiesFolder(from: offer.device),
+                                         progress: progress)
         payload.userInfo[UserActivity.documentURLKey] = .url(copy)
         payload.userInfo[UserActivity.documentCopiedFromKey] = .string(offer.device)
         do {
-            return try encode(payload, naming: document)
+            return PlacedPayload(bytes: try encode(payload, naming: document), copy: copy)
         } catch {
             try? FileManager.default.removeItem(at: copy)
             throw error
         }
+    }
+
+    /// The error of a continuation the app gave up while its document was on its way.
+    private static var cancelled: ServiceError {
+        .activity(.cancelled)
     }
 
     private func encode(_ payload: UserActivityPayload, naming document: PeerDocument) throws -> [UInt8] {
@@ -63,8 +78,10 @@ extension ContinuationBroker {
     /// This device's copy of a document in a Syncthing folder, once it is the one the other
     /// device described; `nil` when this device does not share the folder, or the copy did
     /// not arrive within ``Timeouts/documentSync`` (then it is copied over the link).
+    ///
+    /// - Throws: `cancelled` when the app gave up waiting.
     private func syncedCopy(of document: PeerDocument, at location: PeerDocument.SyncthingLocation, from device: String,
-                            progress: ProgressReport) async -> URL? {
+                            progress: ProgressReport) async throws -> URL? {
         guard let syncthing = SyncthingAPI.local() else {
             logger.info("\(document.name) is in a Syncthing folder of \(device), but Syncthing does not run here (or its GUI is not plain HTTP on loopback)")
             return nil
@@ -80,27 +97,38 @@ extension ContinuationBroker {
             logger.info("cannot ask Syncthing here for its folders: \(error)")
             return nil
         }
-        let file = folder.appendingPathComponent(location.path)
         // The path comes from the other device (its names checked on arrival): it stays inside
-        // the folder, and only a file with the described digest is ever used.
-        guard file.standardizedFileURL.path.hasPrefix(folder.standardizedFileURL.path + "/") else {
-            logger.notice("\(device) described \(document.name) at a path outside its Syncthing folder; not used")
+        // the folder, links included, and only a file with the described digest is ever used.
+        let file = folder.appendingPathComponent(location.path)
+        guard file.resolvingSymlinksInPath().path.hasPrefix(folder.path + "/") else {
+            logger.notice("\(device) described \(document.name) at a path that leads outside the Syncthing folder here; not used")
             return nil
         }
         let deadline = MonotonicClock.now + timeouts.documentSync
-        var reported = -1.0
+        var checked: FileStamp?
+        var shown: (message: String, fraction: Double, at: Double)?
         while true {
-            if await Self.holdsSameFile(file.path, as: document) {
-                logger.info("\(document.name) from \(device) is here, synced by Syncthing")
-                return file
+            // Hashed again only when the file changed: a stale copy of the same size is not
+            // read every turn.
+            let stamp = FileStamp(of: file.path)
+            if let stamp, stamp != checked {
+                checked = stamp
+                if await Self.holdsSameFile(file.path, as: document) {
+                    logger.info("\(document.name) from \(device) is here, synced by Syncthing")
+                    return file
+                }
             }
             guard MonotonicClock.now < deadline else { break }
             let paused = (try? await syncthing.isPaused(location.folderID)) ?? false
+            let message = paused ? "Waiting for “\(document.name)” to sync: Syncthing is paused here"
+                                 : "Waiting for “\(document.name)” to sync"
             let fraction = Self.syncedFraction(of: file, size: document.size)
-            if fraction != reported || paused {
-                reported = fraction
-                await progress(paused ? "Waiting for “\(document.name)” to sync: Syncthing is paused here"
-                                      : "Waiting for “\(document.name)” to sync", fraction)
+            // Sent when it changes, and every second anyway: the app learns the service still
+            // waits, and the service that the person still does.
+            let now = MonotonicClock.now
+            if shown?.message != message || shown?.fraction != fraction || now - (shown?.at ?? 0) >= 1 {
+                shown = (message, fraction, now)
+                guard await progress(message, fraction) else { throw Self.cancelled }
             }
             try? await Task.sleep(nanoseconds: 250_000_000)
         }
@@ -108,13 +136,15 @@ extension ContinuationBroker {
         return nil
     }
 
-    /// How much of the file Syncthing has written so far, by the size of its temporary copy
-    /// (`.syncthing.NAME.tmp` beside the file), as a fraction of `size`.
+    /// How much of the file Syncthing has written so far: the blocks its temporary copy
+    /// (`.syncthing.NAME.tmp` beside the file, made sparse at full size) holds, as a fraction
+    /// of `size`.
     private static func syncedFraction(of file: URL, size: UInt64) -> Double {
         guard size > 0 else { return 0 }
         let temporary = file.deletingLastPathComponent().appendingPathComponent(".syncthing.\(file.lastPathComponent).tmp")
-        let written = (try? FileManager.default.attributesOfItem(atPath: temporary.path)[.size] as? NSNumber)?.uint64Value ?? 0
-        return min(Double(written) / Double(size), 1)
+        var status = stat()
+        guard stat(temporary.path, &status) == 0 else { return 0 }
+        return min(Double(status.st_blocks) * 512 / Double(size), 1)
     }
 
     /// "Continued from ‹device›" in the documents folder, with the name made safe as a folder
@@ -124,6 +154,25 @@ extension ContinuationBroker {
         while name.hasPrefix(".") { name.removeFirst() }
         if name.isEmpty { name = "another device" }
         return XDGDirectories.documents.appendingPathComponent("Continued from \(name)", isDirectory: true)
+    }
+
+    /// A file's identity and state, to tell whether it changed.
+    private struct FileStamp: Equatable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let modified: Int
+        let modifiedNanoseconds: Int
+
+        init?(of path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int64(status.st_size)
+            modified = status.st_mtim.tv_sec
+            modifiedNanoseconds = status.st_mtim.tv_nsec
+        }
     }
 
     /// Whether the regular file at `path` has the described size and digest.
@@ -136,14 +185,17 @@ extension ContinuationBroker {
     }
 
     /// Receives the document's bytes from `deviceID` into a new file in `folder`.
-    private func receiveCopy(of document: PeerDocument, offer: Offer, from deviceID: String, into folder: URL) async throws -> URL {
+    private func receiveCopy(of document: PeerDocument, offer: Offer, from deviceID: String, into folder: URL,
+                             progress: ProgressReport) async throws -> URL {
         guard let delegate else { throw ServiceError.activity(.connectionUnavailable("batond is stopping")) }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw ServiceError.activity(.handoffFailed("cannot make \(folder.path) for a copy of \(document.name): \(error.localizedDescription)"))
         }
-        let partial = folder.appendingPathComponent(".\(document.name).\(UUID().uuidString).partial")
+        let message = "Copying “\(document.name)” from \(offer.device)"
+        guard await progress(message, 0) else { throw Self.cancelled }
+        let partial = folder.appendingPathComponent(".baton-\(UUID().uuidString).partial")
         let descriptor = open(partial.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw ServiceError.activity(.handoffFailed("cannot write a copy of \(document.name) in \(folder.path): \(String(cString: strerror(errno)))"))
@@ -160,6 +212,7 @@ extension ContinuationBroker {
         defer { stream.close() }
         var digest = PeerDocument.Digest()
         var received: UInt64 = 0
+        var reported: UInt64 = 0
         while true {
             let bytes: [UInt8]
             do {
@@ -174,6 +227,11 @@ extension ContinuationBroker {
             }
             digest.update(bytes)
             try Self.writeAll(bytes, to: descriptor, name: document.name)
+            // Each MiB keeps the app waiting for the activity, and lets the person cancel.
+            if received - reported >= 1 << 20 {
+                reported = received
+                guard await progress(message, Double(received) / Double(max(document.size, 1))) else { throw Self.cancelled }
+            }
         }
         guard received == document.size, digest.finalize() == document.sha256 else {
             throw ServiceError.activity(.handoffFailed(

@@ -150,19 +150,30 @@ final class ContinuationBroker {
             throw ServiceError.activity(failure)
         }
         let fetchedAt: Double
+        // A copy of the activity's document made for this continuation, removed if it fails.
+        var copyMade: URL?
         do {
             let payload: FetchedPayload
             (payload, fetchedAt) = try await fetched.value
-            let bytes = try await placeDocument(of: payload, source: source) { [self] message, fraction in
-                _ = try? await callApp(target.busName, "ReportProgress", [.string(token), .string(message), .double(fraction ?? -1)],
-                                       timeout: timeouts.call)
+            let placed = try await placeDocument(of: payload, source: source) { [self] message, fraction in
+                do {
+                    _ = try await callApp(target.busName, "ReportProgress", [.string(token), .string(message), .double(fraction ?? -1)],
+                                          timeout: timeouts.call)
+                    return true
+                } catch {
+                    logger.info("\(target.appID) gave up the continuation of \(type) while its document was on its way: \(error)")
+                    return false
+                }
             }
+            copyMade = placed.copy
+            let bytes = placed.bytes
             let streams = (try? UserActivityPayload.header(ofEncoded: bytes).supportsContinuationStreams) ?? false
             liveContinuations[token] = LiveContinuation(target: target, source: source, supportsStreams: streams)
             defer { liveContinuations[token] = nil }
             _ = try await callApp(target.busName, "CompleteContinuation", [.string(token), .bytes(bytes)],
                                   timeout: timeouts.restore)
         } catch {
+            if let copyMade { try? FileManager.default.removeItem(at: copyMade) }
             let failure = failure(from: error, app: target.appID)
             logger.info("continuation of \(type) failed: \(failure)")
             _ = try? await callApp(target.busName, "FailContinuation", [.string(token), .dictionary(failure.record)],

@@ -13,8 +13,9 @@ struct SyncthingAPI: Sendable {
     let port: UInt16
     let apiKey: String
 
-    /// Seconds a request may take.
-    static let timeout = 3
+    /// Seconds a request may wait on Syncthing: it answers on this machine in milliseconds,
+    /// and the origin asks it within the other device's fetch timeout.
+    static let timeout = 1
 
     /// The local Syncthing's API, when its configuration can be read and names a loopback
     /// HTTP address with a key.
