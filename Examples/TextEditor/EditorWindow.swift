@@ -183,10 +183,17 @@ final class EditorWindow: AppWindow {
         }
     }
 
-    /// A document with a file closes at once, saving its edits; an untitled one with text
-    /// asks first whether to save it.
+    /// Whether closing would lose text: an untitled document with something written in it.
+    var hasUnsavedText: Bool {
+        document.fileURL == nil && !document.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    }
+
+    /// A document with a file closes once its edits are saved (a save that fails keeps the
+    /// window open, and the banner says why); an untitled one with text asks first whether
+    /// to save it.
     override func windowShouldClose() -> Bool {
-        guard document.fileURL == nil, !document.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard hasUnsavedText else {
+            guard (try? document.saveIfEdited()) != nil else { return false }
             document.close()
             return true
         }

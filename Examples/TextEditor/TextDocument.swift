@@ -2,6 +2,7 @@ import Baton
 import BatonGLib
 import BatonGtk
 import CGtk
+import ExampleSupport
 import Foundation
 import Glibc
 
@@ -52,12 +53,7 @@ final class TextDocument: Document {
 
     /// The whole text.
     var text: String {
-        var start = GtkTextIter()
-        var end = GtkTextIter()
-        gtk_text_buffer_get_bounds(buffer, &start, &end)
-        guard let text = gtk_text_buffer_get_text(buffer, &start, &end, 1) else { return "" }
-        defer { g_free(text) }
-        return String(cString: text)
+        Widgets.text(ofBuffer: buffer)
     }
 
     /// Reads the file as UTF-8 text.
@@ -122,11 +118,13 @@ final class TextDocument: Document {
         onChange?()
     }
 
-    /// Saves now if there are edits and a file to save them to; a failure stays in
-    /// ``saveError`` for the window to show.
-    func saveIfEdited() {
+    /// Saves now if there are edits and a file to save them to.
+    ///
+    /// - Throws: what ``save(to:)`` throws; the failure also stays in ``saveError`` for the
+    ///   window to show.
+    func saveIfEdited() throws {
         guard isEdited, fileURL != nil else { return }
-        try? save()
+        try save()
     }
 
     override var userActivity: UserActivity? {
@@ -143,9 +141,9 @@ final class TextDocument: Document {
         window.present()
     }
 
-    /// Saves what is edited (a document with a file), then closes.
+    /// Closes, saving what is edited (a document with a file) first, as far as it can.
     override func close() {
-        saveIfEdited()
+        try? saveIfEdited()
         cancelAutosave()
         super.close()
     }
@@ -158,7 +156,7 @@ final class TextDocument: Document {
         cancelAutosave()
         autosaveSource = GLibSources.once(after: Self.autosaveDelay) { [weak self] in
             self?.autosaveSource = 0
-            self?.saveIfEdited()
+            try? self?.saveIfEdited()
         }
     }
 

@@ -77,7 +77,7 @@ final class TextEditorApplication: BatonApplication, ApplicationDelegate {
         addAction("new", accelerators: ["<Control>n"]) { [weak self] in self?.newDocument() }
         addAction("open", accelerators: ["<Control>o"]) { [weak self] in self?.chooseDocuments() }
         addAction("about") { [weak self] in self?.showAbout() }
-        addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.quit() }
+        addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.quitAsking() }
         setAccelerators(["<Control>question"], for: "win.show-help-overlay")
         setAccelerators(["<Control>s"], for: "win.save")
         setAccelerators(["<Control><Shift>s"], for: "win.save-as")
@@ -153,8 +153,17 @@ final class TextEditorApplication: BatonApplication, ApplicationDelegate {
     /// Saves every edited document that has a file: on quit and when the session ends.
     private func saveAll() {
         for case let document as TextDocument in documents?.documents ?? [] {
-            document.saveIfEdited()
+            try? document.saveIfEdited()
         }
+    }
+
+    /// Quits (Ctrl+Q), unless an untitled document holds text: its window comes forward and
+    /// asks whether to save it, as closing it would. Documents with files are saved on quit.
+    private func quitAsking() {
+        let unsaved = applicationWindows.compactMap { $0 as? EditorWindow }.first { $0.hasUnsavedText }
+        guard let unsaved else { return quit() }
+        unsaved.present()
+        unsaved.close()
     }
 
     private func showAbout() {

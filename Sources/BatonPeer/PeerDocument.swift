@@ -82,9 +82,7 @@ public struct PeerDocument: Hashable, Sendable {
         guard let digest = record["sha256"]?.bytes, digest.count == 32 else {
             throw PeerProtocolError("payload message: the document's \"sha256\" must be 32 bytes")
         }
-        guard let mimeType = record["mime-type"]?.string, mimeType.utf8.count <= 255,
-              mimeType.split(separator: "/", omittingEmptySubsequences: false).count == 2,
-              mimeType.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != ";" }) else {
+        guard let mimeType = record["mime-type"]?.string, Self.isMIMEType(mimeType) else {
             throw PeerProtocolError("payload message: the document's \"mime-type\" must be TYPE/SUBTYPE")
         }
         self.init(name: name, size: size, sha256: digest, mimeType: mimeType, syncthing: try Self.syncthingLocation(record))
@@ -112,6 +110,15 @@ public struct PeerDocument: Hashable, Sendable {
     public static func isRelativePath(_ path: String) -> Bool {
         path.utf8.count <= 4096 && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { isFileName(String($0)) }
     }
+
+    /// `type/subtype`, each part 1 to 127 of the characters MIME allows in a token, without
+    /// parameters.
+    public static func isMIMEType(_ text: String) -> Bool {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.count <= 127 && $0.allSatisfy(mimeTokenCharacters.contains) }
+    }
+
+    private static let mimeTokenCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$&^_.+-")
 
     /// A name a file can have in a folder: no `/` or NUL, not `.` or `..`, at most 255 bytes,
     /// and nothing ``UnsafeCharacters`` would hide from the person.

@@ -138,6 +138,23 @@ final class TextEditorTests: XCTestCase {
         XCTAssertEqual(app.waitForExit(), 0, "Discard closed the last window, so the app quit")
     }
 
+    func testQuittingWithAnUntitledDocumentAsksFirst() async throws {
+        let report = try TextEditorProcess.writeReport(in: root, lines: 10)
+        let app = app()
+        try app.launch([report.path, "--new"])
+        let untitled = try XCTUnwrap(app.windows(titled: "Untitled").first)
+        try app.type("Thoughts worth keeping", into: untitled)
+        let pid = try XCTUnwrap(app.pid)
+        let before = try app.desktop.windows(pid: pid) { _ in true }.count
+        let reportWindow = try XCTUnwrap(app.windows(titled: "report.md").first)
+        try app.key("ctrl+q", in: reportWindow)
+        XCTAssertTrue(waitUntil { try app.desktop.windows(pid: pid) { _ in true }.count == before + 1 }, "the question opened")
+        XCTAssertNil(app.waitForExit(timeout: 1), "the app did not quit")
+        try app.desktop.key("Escape")
+        XCTAssertTrue(waitUntil { try app.desktop.windows(pid: pid) { _ in true }.count == before }, "Cancel keeps everything")
+        XCTAssertFalse(try app.windows(titled: "Untitled").isEmpty)
+    }
+
     func testEachDocumentHasAWindowAndTheFocusedOneIsCurrent() async throws {
         let report = try TextEditorProcess.writeReport(in: root, lines: 10)
         let notes = try TextEditorProcess.writeReport(in: root, name: "notes.txt", lines: 10)

@@ -1,4 +1,5 @@
 import Baton
+import BatonPeer
 
 /// Which documents an app continues, as its desktop entry's `X-Baton-DocumentTypes` says:
 /// `MIME-TYPE:ACTIVITY-TYPE` pairs, one per MIME type of each document type in its
@@ -22,7 +23,7 @@ struct DocumentTypeClaims: Equatable, Sendable {
         guard let value else { return }
         for entry in value.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) }) where !entry.isEmpty {
             let parts = entry.split(separator: ":", maxSplits: 1).map(String.init)
-            guard parts.count == 2, Self.isMIMEType(parts[0]) else {
+            guard parts.count == 2, PeerDocument.isMIMEType(parts[0]) else {
                 problems.append("“\(entry)” is not MIME-TYPE:ACTIVITY-TYPE")
                 continue
             }
@@ -48,12 +49,5 @@ struct DocumentTypeClaims: Equatable, Sendable {
     /// The pairs, sorted, as the entry writes them.
     var pairs: [String] {
         activityTypes.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }
-    }
-
-    /// `type/subtype`, each part made of the characters MIME allows in a token.
-    private static func isMIMEType(_ text: String) -> Bool {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$&^_.+-")
-        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.count <= 127 && $0.allSatisfy(allowed.contains) }
     }
 }
