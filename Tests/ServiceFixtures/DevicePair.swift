@@ -19,6 +19,8 @@ public final class DevicePair {
     /// A folder of A's that B's batond, and every app it starts, do not see: A's files that a
     /// second machine would not have (``ServiceSession/startBatond(_:name:namespace:discovery:environment:hiding:)``).
     public let privateFolderOfA: URL?
+    /// The network namespaces the two batonds run in, as two hosts, if they do.
+    public let namespaces: NetworkNamespacePair?
 
     /// Starts both batonds and waits until they are linked (not paired).
     ///
@@ -28,8 +30,11 @@ public final class DevicePair {
     ///   - displayB: a `DISPLAY` for device B's processes.
     ///   - hidingFromB: the name of a folder made in A's root that B does not see
     ///     (``privateFolderOfA``), as though the devices were two machines.
+    ///   - namespaces: network namespaces for A and B, which then link over their veth pair
+    ///     (DNS-SD off), not loopback; they are removed with the pair.
     public init(batondArguments: [String] = [], argumentsB: [String] = [], fixedNames: Bool = true,
-                displayB: String? = nil, hidingFromB: String? = nil) throws {
+                displayB: String? = nil, hidingFromB: String? = nil, namespaces: NetworkNamespacePair? = nil) throws {
+        self.namespaces = namespaces
         arguments = batondArguments
         self.argumentsB = argumentsB
         self.fixedNames = fixedNames
@@ -50,7 +55,8 @@ public final class DevicePair {
     private func start(_ batondArguments: [String]) throws {
         try a.startBus()
         try b.startBus()
-        batondA = try a.startBatond(try naming(a, "alpha") + batondArguments, name: "batond-a")
+        batondA = try a.startBatond(try naming(a, "alpha") + network(namespaces?.addressA) + batondArguments, name: "batond-a",
+                                    namespace: namespaces?.a)
         let statusA = try Self.status(of: a)
         idA = statusA["device-id"] as? String ?? ""
         addressA = statusA["listen"] as? String ?? ""
@@ -62,9 +68,14 @@ public final class DevicePair {
 
     /// Starts (or restarts) device B's batond, dialing A.
     public func startB() throws {
-        batondB = try b.startBatond(try naming(b, "beta") + ["--peer", addressA] + arguments + argumentsB, name: "batond-b",
-                                    hiding: privateFolderOfA)
+        batondB = try b.startBatond(try naming(b, "beta") + network(namespaces?.addressB) + ["--peer", addressA] + arguments
+                                    + argumentsB, name: "batond-b", namespace: namespaces?.b, hiding: privateFolderOfA)
         idB = try Self.status(of: b)["device-id"] as? String ?? ""
+    }
+
+    /// In a network namespace: listen on its veth address, without DNS-SD.
+    private func network(_ address: String?) -> [String] {
+        address.map { ["--no-discovery", "--listen", "\($0):0"] } ?? []
     }
 
     /// The arguments that name a device `name`: `--name`, or none when the name is written
@@ -127,6 +138,7 @@ public final class DevicePair {
     public func tearDown() {
         a.tearDown()
         b.tearDown()
+        namespaces?.remove()
     }
 }
 

@@ -105,7 +105,8 @@ public final class ServiceSession {
     ///   - namespace: a network namespace to run it in (`ip netns exec`), with DNS-SD on and
     ///     `environment` added (such as that namespace's system bus).
     ///   - hiding: a folder it (and the apps it starts) sees empty: it runs in a mount
-    ///     namespace of its own (`unshare --mount`) with a tmpfs over the folder.
+    ///     namespace of its own (the network namespace's, or `unshare --mount`'s) with a
+    ///     tmpfs over the folder.
     public func startBatond(_ arguments: [String] = [], name: String = "batond", namespace: String? = nil,
                             discovery: Bool = false, environment extra: [String: String] = [:],
                             hiding hidden: URL? = nil) throws -> ChildProcess {
@@ -113,18 +114,15 @@ public final class ServiceSession {
         if !arguments.contains("--listen") { network += ["--listen", namespace == nil ? "127.0.0.1:0" : "0.0.0.0:0"] }
         let batondArguments = ["--state-dir", root.appendingPathComponent("state/baton").path, "--log-level", "debug"]
             + network + arguments
-        let child: ChildProcess
-        if let namespace {
-            child = try start(URL(fileURLWithPath: "/usr/sbin/ip"), ["netns", "exec", namespace, Self.product("batond").path]
-                              + batondArguments, name: name, environment: extra)
-        } else if let hidden {
-            child = try start(URL(fileURLWithPath: "/usr/bin/unshare"),
-                              ["--mount", "--propagation", "private", "/bin/sh", "-c",
-                               "mount -t tmpfs baton-hidden \"$1\" && shift && exec \"$@\"", "sh", hidden.path,
-                               Self.product("batond").path] + batondArguments, name: name, environment: extra)
-        } else {
-            child = try start(Self.product("batond"), batondArguments, name: name, environment: extra)
+        // In a namespace, or with a folder hidden (a tmpfs over it, in a mount namespace of
+        // its own: `ip netns exec` makes one, `unshare --mount` otherwise).
+        var command = [Self.product("batond").path] + batondArguments
+        if let hidden {
+            command = ["/bin/sh", "-c", "mount -t tmpfs baton-hidden \"$1\" && shift && exec \"$@\"", "sh", hidden.path] + command
+            if namespace == nil { command = ["/usr/bin/unshare", "--mount", "--propagation", "private"] + command }
         }
+        if let namespace { command = ["/usr/sbin/ip", "netns", "exec", namespace] + command }
+        let child = try start(URL(fileURLWithPath: command[0]), Array(command.dropFirst()), name: name, environment: extra)
         guard waitUntil(timeout: 10, { child.log.contains("is org.baton.Daemon") || !child.isRunning }),
               child.isRunning else {
             throw FixtureError("batond did not start: \(child.log)")

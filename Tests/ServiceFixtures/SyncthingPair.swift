@@ -1,10 +1,12 @@
 import Foundation
 import Glibc
 
-/// Two real Syncthing instances (Debian's `syncthing`) sharing one folder over loopback, as
-/// two devices' Syncthings would: each with its own home (keys, `config.xml`), a plain HTTP
-/// GUI on loopback with a known API key, and global discovery, local discovery, relays and
-/// NAT traversal off, so they only ever reach each other at the addresses written here.
+/// Two real Syncthing instances (Debian's `syncthing`) sharing one folder, as two devices'
+/// Syncthings would: each with its own home (keys, `config.xml`), a plain HTTP GUI on its
+/// loopback with a known API key, and global discovery, local discovery, relays and NAT
+/// traversal off, so they only ever reach each other at the addresses written here: each in
+/// its own network namespace when given a ``NetworkNamespacePair`` (as the two devices'
+/// batonds are), else both on this loopback.
 public final class SyncthingPair {
     /// One of the two.
     public struct Instance {
@@ -14,6 +16,9 @@ public final class SyncthingPair {
         public let guiPort: UInt16
         public let apiKey: String
         let syncPort: UInt16
+        /// The network namespace it runs in, and its address there; loopback without one.
+        let namespace: String?
+        let syncHost: String
         public fileprivate(set) var process: ChildProcess?
 
         public var guiAddress: String { "127.0.0.1:\(guiPort)" }
@@ -37,10 +42,11 @@ public final class SyncthingPair {
     /// Makes both homes (`homeA`, `homeB`: each device's `$XDG_CONFIG_HOME/syncthing`, where
     /// batond finds the configuration) sharing `folderA` and `folderB` as `folderID`, and
     /// starts both.
-    public init(homeA: URL, folderA: URL, homeB: URL, folderB: URL, folderID: String = "notes") throws {
+    public init(homeA: URL, folderA: URL, homeB: URL, folderB: URL, folderID: String = "notes",
+                namespaces: NetworkNamespacePair? = nil) throws {
         self.folderID = folderID
-        a = try Self.prepare(home: homeA, folder: folderA)
-        b = try Self.prepare(home: homeB, folder: folderB)
+        a = try Self.prepare(home: homeA, folder: folderA, namespace: namespaces?.a, host: namespaces?.addressA)
+        b = try Self.prepare(home: homeB, folder: folderB, namespace: namespaces?.b, host: namespaces?.addressB)
         for instance in [a, b] { try write(instance) }
         a.process = try Self.start(a)
         b.process = try Self.start(b)
@@ -51,14 +57,14 @@ public final class SyncthingPair {
         }
     }
 
-    private static func prepare(home: URL, folder: URL) throws -> Instance {
+    private static func prepare(home: URL, folder: URL, namespace: String?, host: String?) throws -> Instance {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent(".stfolder"), withIntermediateDirectories: true)
         let generate = try run(executable, ["-generate=\(home.path)"])
         guard generate.status == 0 else { throw FixtureError("syncthing -generate failed: \(generate.errorOutput)") }
         let id = try run(executable, ["-home=\(home.path)", "-device-id"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         guard id.count > 50 else { throw FixtureError("no Syncthing device id: \(id)") }
         return Instance(home: home, folder: folder, deviceID: id, guiPort: try freePort(), apiKey: UUID().uuidString,
-                        syncPort: try freePort())
+                        syncPort: try freePort(), namespace: namespace, syncHost: host ?? "127.0.0.1")
     }
 
     /// The instance's whole configuration: the shared folder (watched, rescanned often), the
@@ -67,7 +73,7 @@ public final class SyncthingPair {
         let devices = [a, b].map { device in
             """
                 <device id="\(device.deviceID)" name="\(device.deviceID == a.deviceID ? "alpha" : "beta")" compression="metadata" introducer="false">
-                    <address>tcp://127.0.0.1:\(device.syncPort)</address>
+                    <address>tcp://\(device.syncHost):\(device.syncPort)</address>
                 </device>
             """
         }.joined(separator: "\n")
@@ -83,7 +89,7 @@ public final class SyncthingPair {
                     <apikey>\(instance.apiKey)</apikey>
                 </gui>
                 <options>
-                    <listenAddress>tcp://127.0.0.1:\(instance.syncPort)</listenAddress>
+                    <listenAddress>tcp://\(instance.syncHost):\(instance.syncPort)</listenAddress>
                     <globalAnnounceEnabled>false</globalAnnounceEnabled>
                     <localAnnounceEnabled>false</localAnnounceEnabled>
                     <relaysEnabled>false</relaysEnabled>
@@ -101,8 +107,16 @@ public final class SyncthingPair {
     private static func start(_ instance: Instance) throws -> ChildProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["STNOUPGRADE"] = "1"
-        return try ChildProcess(executable, ["-home=\(instance.home.path)", "-no-browser", "-no-restart", "-logflags=0"],
-                                environment: environment, logURL: instance.home.appendingPathComponent("syncthing.log"))
+        let (program, arguments) = command(in: instance.namespace, executable.path,
+                                           ["-home=\(instance.home.path)", "-no-browser", "-no-restart", "-logflags=0"])
+        return try ChildProcess(program, arguments, environment: environment,
+                                logURL: instance.home.appendingPathComponent("syncthing.log"))
+    }
+
+    /// `executable` with `arguments`, inside `namespace` when there is one.
+    private static func command(in namespace: String?, _ executable: String, _ arguments: [String]) -> (URL, [String]) {
+        guard let namespace else { return (URL(fileURLWithPath: executable), arguments) }
+        return (URL(fileURLWithPath: "/usr/sbin/ip"), ["netns", "exec", namespace, executable] + arguments)
     }
 
     /// Waits until `path` (inside the folder) holds the same bytes on both.
@@ -116,15 +130,17 @@ public final class SyncthingPair {
 
     /// Pauses or resumes the shared folder on B, as its person would in Syncthing's GUI.
     public func setFolderPausedOnB(_ paused: Bool) throws {
-        let result = try Self.run(URL(fileURLWithPath: "/usr/bin/curl"),
-                                  ["-sS", "-f", "-X", "PATCH", "-H", "X-API-Key: \(b.apiKey)", "-d", "{\"paused\": \(paused)}",
-                                   "http://\(b.guiAddress)/rest/config/folders/\(folderID)"])
+        let (program, arguments) = Self.command(in: b.namespace, "/usr/bin/curl",
+                                                ["-sS", "-f", "-X", "PATCH", "-H", "X-API-Key: \(b.apiKey)",
+                                                 "-d", "{\"paused\": \(paused)}", "http://\(b.guiAddress)/rest/config/folders/\(folderID)"])
+        let result = try Self.run(program, arguments)
         guard result.status == 0 else { throw FixtureError("cannot pause the folder on B: \(result.errorOutput)") }
     }
 
     public func get(_ path: String, on instance: Instance) throws -> String {
-        let result = try Self.run(URL(fileURLWithPath: "/usr/bin/curl"),
-                                  ["-sS", "-f", "-H", "X-API-Key: \(instance.apiKey)", "http://\(instance.guiAddress)\(path)"])
+        let (program, arguments) = Self.command(in: instance.namespace, "/usr/bin/curl",
+                                                ["-sS", "-f", "-H", "X-API-Key: \(instance.apiKey)", "http://\(instance.guiAddress)\(path)"])
+        let result = try Self.run(program, arguments)
         guard result.status == 0 else { throw FixtureError("GET \(path): \(result.errorOutput)") }
         return result.output
     }

@@ -4,13 +4,17 @@ import XCTest
 
 /// Two devices where a document's folder on A is not seen by B (B's batond and the apps it
 /// starts run with that folder hidden, as a second machine would not have it), TextEditor
-/// installed on both, and the steps of continuing A's document on B.
+/// installed on both, and the steps of continuing A's document on B. With
+/// ``usesNetworkNamespaces`` the two batonds run in two network namespaces joined by a veth
+/// pair, as two hosts.
 class DocumentHandoffTestCase: XCTestCase {
     var devices: DevicePair!
     var displayB: VirtualDisplay!
     var apps: [TextEditorProcess] = []
     /// More arguments for B's batond.
     class var argumentsB: [String] { [] }
+    /// Whether the devices are two network namespaces rather than two processes on loopback.
+    class var usesNetworkNamespaces: Bool { false }
 
     override func setUpWithError() throws {
         try TextEditorProcess.requirements()
@@ -22,8 +26,14 @@ class DocumentHandoffTestCase: XCTestCase {
         try probe.run()
         probe.waitUntilExit()
         try XCTSkipUnless(probe.terminationStatus == 0, "unshare --mount is not allowed here (it needs root)")
+        var namespaces: NetworkNamespacePair?
+        if Self.usesNetworkNamespaces {
+            if let missing = NetworkNamespacePair.missingRequirement { throw XCTSkip(missing) }
+            namespaces = try NetworkNamespacePair()
+        }
         displayB = try VirtualDisplay()
-        devices = try DevicePair(argumentsB: Self.argumentsB, displayB: displayB.name, hidingFromB: "only-on-alpha")
+        devices = try DevicePair(argumentsB: Self.argumentsB, displayB: displayB.name, hidingFromB: "only-on-alpha",
+                                 namespaces: namespaces)
     }
 
     override func tearDown() {

@@ -2,10 +2,13 @@ import Foundation
 import ServiceFixtures
 import XCTest
 
-/// A document in a folder that real Syncthing instances share between the two devices (on
-/// loopback, discovery and relays off): B opens its own synced copy, shows the wait while
-/// its sync is paused, and opens the document as soon as it arrives.
+/// A document in a folder that real Syncthing instances share between the two devices, each
+/// device (its batond and its Syncthing) in its own network namespace, discovery and relays
+/// off: B opens its own synced copy, shows the wait while its sync is paused, and opens the
+/// document as soon as it arrives.
 class TextEditorSyncthingScenarios: DocumentHandoffTestCase {
+    override class var usesNetworkNamespaces: Bool { true }
+
     var syncthing: SyncthingPair!
     var notesOnA: URL!
     var notesOnB: URL!
@@ -17,7 +20,8 @@ class TextEditorSyncthingScenarios: DocumentHandoffTestCase {
         notesOnB = devices.b.root.appendingPathComponent("Sync/Notes", isDirectory: true)
         // Where each device's batond finds its Syncthing: $XDG_CONFIG_HOME/syncthing.
         syncthing = try SyncthingPair(homeA: devices.a.root.appendingPathComponent("config/syncthing"), folderA: notesOnA,
-                                      homeB: devices.b.root.appendingPathComponent("config/syncthing"), folderB: notesOnB)
+                                      homeB: devices.b.root.appendingPathComponent("config/syncthing"), folderB: notesOnB,
+                                      namespaces: devices.namespaces)
     }
 
     override func tearDown() {
@@ -29,6 +33,7 @@ class TextEditorSyncthingScenarios: DocumentHandoffTestCase {
 
 final class TextEditorSyncthingTests: TextEditorSyncthingScenarios {
     func testADocumentInASharedFolderOpensFromTheContinuingDevicesOwnCopy() async throws {
+        XCTAssertTrue(devices.addressA.hasPrefix("10.78.0.1:"), "A listens on its namespace's link: \(devices.addressA)")
         try devices.pair()
         let file = try TextEditorProcess.writeReport(in: notesOnA)
         XCTAssertTrue(syncthing.waitUntilSynced("report.md"), "Syncthing brought report.md to B")
