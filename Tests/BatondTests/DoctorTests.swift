@@ -89,6 +89,24 @@ final class DoctorTests: ServiceTestCase {
         try assertPasses("app org.baton.Lonely")
     }
 
+    /// No Syncthing passes (documents come over the link); a GUI batond will not use, or a
+    /// Syncthing that does not answer, fails and says what to do.
+    func testTheSyncthingCheck() throws {
+        XCTAssertTrue("\(try check("syncthing")["detail"] ?? "")".contains("not set up here"))
+        try assertPasses("syncthing")
+        let home = session.root.appendingPathComponent("config/syncthing")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        func configure(_ gui: String) throws {
+            try "<configuration><gui enabled=\"true\" tls=\"false\">\(gui)</gui></configuration>"
+                .write(to: home.appendingPathComponent("config.xml"), atomically: true, encoding: .utf8)
+        }
+        try configure("<address>0.0.0.0:8384</address><apikey>k</apikey>")
+        try assertFails("syncthing", mentioning: "not plain HTTP on a loopback address")
+        // A loopback port where nothing listens.
+        try configure("<address>127.0.0.1:9</address><apikey>k</apikey>")
+        try assertFails("syncthing", mentioning: "does not answer")
+    }
+
     func testWithBatondStoppedTheDoctorSaysSoAndDoesNotStartIt() throws {
         let serviceFile = session.servicesFolder.appendingPathComponent("org.baton.Daemon.service")
         try "[D-BUS Service]\nName=org.baton.Daemon\nExec=\(ServiceSession.product("batond").path)\n"

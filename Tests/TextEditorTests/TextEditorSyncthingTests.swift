@@ -45,6 +45,10 @@ final class TextEditorSyncthingTests: TextEditorSyncthingScenarios {
         XCTAssertFalse(FileManager.default.fileExists(atPath: devices.b.root.appendingPathComponent("Documents").path),
                        "nothing was copied")
         XCTAssertTrue(devices.batondB.log.contains("synced by Syncthing"), devices.batondB.log)
+        let doctor = try devices.b.baton(["doctor", "--json"]).json as? [[String: Any]] ?? []
+        let check = doctor.first { $0["check"] as? String == "syncthing" }
+        XCTAssertEqual(check?["ok"] as? Bool, true, "\(String(describing: check))")
+        XCTAssertTrue((check?["detail"] as? String ?? "").contains("shares 1 folder"), "\(String(describing: check))")
     }
 
     func testWhileSyncIsPausedTheWaitIsShownAndTheDocumentOpensWhenItArrives() async throws {

@@ -20,10 +20,15 @@ struct SyncthingAPI: Sendable {
     /// The local Syncthing's API, when its configuration can be read and names a loopback
     /// HTTP address with a key.
     static func local() -> SyncthingAPI? {
+        localConfiguration()?.config.api
+    }
+
+    /// The local Syncthing's configuration file and what batond reads of it, if there is one.
+    static func localConfiguration() -> (file: URL, config: SyncthingConfig)? {
         for folder in [XDGDirectories.stateHome, XDGDirectories.configHome] {
             let file = folder.appendingPathComponent("syncthing/config.xml")
             guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
-            return SyncthingConfig(text).api
+            return (file, SyncthingConfig(text))
         }
         return nil
     }
