@@ -70,10 +70,14 @@ public final class SyncthingPair {
     /// The instance's whole configuration: the shared folder (watched, rescanned often), the
     /// two devices at their loopback addresses, the GUI, and nothing that reaches outside.
     private func write(_ instance: Instance) throws {
+        // Only A dials (B knows no address of A's): when both dial at once, Syncthing drops
+        // both connections and waits its reconnection interval.
         let devices = [a, b].map { device in
-            """
+            let address = instance.deviceID == b.deviceID && device.deviceID == a.deviceID
+                ? "dynamic" : "tcp://\(device.syncHost):\(device.syncPort)"
+            return """
                 <device id="\(device.deviceID)" name="\(device.deviceID == a.deviceID ? "alpha" : "beta")" compression="metadata" introducer="false">
-                    <address>tcp://\(device.syncHost):\(device.syncPort)</address>
+                    <address>\(address)</address>
                 </device>
             """
         }.joined(separator: "\n")
@@ -94,6 +98,7 @@ public final class SyncthingPair {
                     <localAnnounceEnabled>false</localAnnounceEnabled>
                     <relaysEnabled>false</relaysEnabled>
                     <natEnabled>false</natEnabled>
+                    <reconnectionIntervalS>2</reconnectionIntervalS>
                     <urAccepted>-1</urAccepted>
                     <autoUpgradeIntervalH>0</autoUpgradeIntervalH>
                     <startBrowser>false</startBrowser>
