@@ -42,6 +42,8 @@ final class TextEditorApplication: BatonApplication, ApplicationDelegate {
     private let fileChooser = FileChooser()
     /// The document controller, made once the Info.plist is read.
     private(set) var documents: DesktopDocumentController?
+    /// Why there is no document controller: the Info.plist could not be read.
+    private var setupError: (any Error)?
 
     init(options: TextEditorOptions) {
         let flags = GApplicationFlags(rawValue: (options.standalone ? BatonApplication.nonUniqueFlags : BatonApplication.defaultFlags).rawValue
@@ -65,6 +67,7 @@ final class TextEditorApplication: BatonApplication, ApplicationDelegate {
                 logger.warning("Handoff is off: Info.plist declares no BatonTeamIdentifier")
             }
         } catch {
+            setupError = error
             logger.error("cannot read the app's Info.plist, so it opens no documents: \(error)")
         }
         GObjectSignals.connect(UnsafeMutableRawPointer(gtkApplication), "shutdown") { [weak self] in self?.saveAll() }
@@ -118,8 +121,18 @@ final class TextEditorApplication: BatonApplication, ApplicationDelegate {
         }
     }
 
+    /// The document controller, or `nil` after showing why there is none.
+    private var documentsOrError: DesktopDocumentController? {
+        if documents == nil { presentError(setupError ?? DocumentError.noDocumentTypes) }
+        return documents
+    }
+
     private func openDocument(at url: URL) {
-        guard let documents else { return }
+        guard let documents = documentsOrError else { return }
+        if let open = documents.document(for: url) as? TextDocument {
+            open.window?.present()
+            return
+        }
         do {
             if !FileManager.default.fileExists(atPath: url.path), let type = documents.documentType(for: url) {
                 let document = try documents.openUntitledDocument(ofType: type, display: false)
@@ -135,8 +148,9 @@ final class TextEditorApplication: BatonApplication, ApplicationDelegate {
     }
 
     private func newDocument() {
+        guard let documents = documentsOrError else { return }
         do {
-            _ = try documents?.openUntitledDocument()
+            try documents.openUntitledDocument()
         } catch {
             presentError(error)
         }
