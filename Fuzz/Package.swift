@@ -63,6 +63,7 @@ let package = Package(
             .product(name: "BatonBus", package: "Baton"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        harness("FuzzAssociationFile", []),
     ],
     swiftLanguageModes: [.v6]
 )

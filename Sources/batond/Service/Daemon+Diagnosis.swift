@@ -147,7 +147,10 @@ extension InstalledApps {
                     continue
                 }
                 let continues = "\(app.appID) continues \(app.activityTypes.sorted().joined(separator: ", ")) for team \(app.teamID)"
-                if !app.documentTypes.problems.isEmpty {
+                if !app.invalidDomains.isEmpty {
+                    checks.append(.fail(check, "\(file.path): \(DomainClaim.key) lists what is not a domain: " + app.invalidDomains.joined(separator: ", "),
+                                        fix: "list host names such as mail.example.org, or *.example.org for its subdomains"))
+                } else if !app.documentTypes.problems.isEmpty {
                     checks.append(.fail(check, "\(file.path): \(DocumentTypeClaims.key): " + app.documentTypes.problems.joined(separator: "; "),
                                         fix: "list MIME-TYPE:ACTIVITY-TYPE pairs whose activity types X-Baton-ActivityTypes claims, as Info.plist's CFBundleDocumentTypes declares them"))
                 } else {

@@ -68,6 +68,7 @@ extension Daemon {
             if let icon = installed.icon { record["icon"] = .string(icon) }
             if let name = installed.name { record["name"] = .string(name) }
             if !installed.documentTypes.pairs.isEmpty { record["document-types"] = .strings(installed.documentTypes.pairs) }
+            if !installed.domains.isEmpty { record["domains"] = .strings(installed.domains.map(\.description)) }
             records.append(record)
         }
         // A running app's icon and name are its entry's.

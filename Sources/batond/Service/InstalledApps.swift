@@ -19,6 +19,10 @@ struct InstalledApp: ActivityClaimant, Sendable {
     var name: String? = nil
     /// The documents it continues (`X-Baton-DocumentTypes`).
     var documentTypes = DocumentTypeClaims(nil, claimedActivityTypes: [])
+    /// The web domains whose pages it continues, once their sites confirm it (`X-Baton-Domains`).
+    var domains: [DomainClaim] = []
+    /// The entries of `X-Baton-Domains` that are not domains.
+    var invalidDomains: [String] = []
 
     func claims(_ activityType: String) -> Bool { activityTypes.contains(activityType) }
 }
@@ -70,13 +74,15 @@ enum InstalledApps {
         guard let claims = DeclaredClaims(teamID: string(info, teamIDKey), activityTypes: string(info, activityTypesKey))
         else { return nil }
         let displayName: UnsafePointer<CChar>? = g_app_info_get_display_name(info)
+        let domains = DomainClaim.parse(string(info, DomainClaim.key))
         return InstalledApp(appID: String(file.deletingPathExtension().lastPathComponent), teamID: claims.teamID,
                             activityTypes: claims.activityTypes, desktopFile: file.path,
                             isDBusActivatable: g_desktop_app_info_get_boolean(info, "DBusActivatable") != 0,
                             icon: notificationIcon(string(info, "Icon")),
                             name: displayName.map { String(cString: $0) },
                             documentTypes: DocumentTypeClaims(string(info, DocumentTypeClaims.key),
-                                                              claimedActivityTypes: claims.activityTypes))
+                                                              claimedActivityTypes: claims.activityTypes),
+                            domains: domains.claims, invalidDomains: domains.invalid)
     }
 
     /// `icon`, an entry's `Icon=`, as a notification's `app_icon`: an icon name as it is, an

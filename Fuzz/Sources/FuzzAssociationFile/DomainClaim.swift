@@ -1,0 +1,1 @@
+../../../Sources/batond/Service/Domains/DomainClaim.swift

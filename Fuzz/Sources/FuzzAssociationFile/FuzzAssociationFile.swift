@@ -1,0 +1,65 @@
+import Foundation
+import FuzzSupport
+
+// Covers what a web site serves as its association file (`AssociationFile(bytes:)`: JSON
+// with `activitycontinuation.apps`) and the domain claims of a desktop entry
+// (`DomainClaim.parse`), both from outside batond. `batond` is an executable target, so
+// AssociationFile.swift and DomainClaim.swift are compiled into this harness through
+// symbolic links. A bad file must be an `AssociationFileError`; what is read must pass its
+// own checks.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzAssociationFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = Fuzz.bytes(data, size)
+    do {
+        let file = try AssociationFile(bytes: bytes)
+        Fuzz.require(file.apps.count <= AssociationFile.maximumApps, "more apps than the limit")
+        for app in file.apps {
+            let dot = app.firstIndex(of: ".")
+            Fuzz.require(dot != nil, "an entry without a dot: \(app)")
+            if let dot {
+                Fuzz.require(file.allows(appID: String(app[app.index(after: dot)...]), teamID: String(app[..<dot])),
+                             "the file does not allow its own entry \(app)")
+            }
+        }
+    } catch is AssociationFileError {
+    } catch {
+        Fuzz.fail("reading threw \(type(of: error)), not an AssociationFileError")
+    }
+    let (claims, _) = DomainClaim.parse(String(decoding: bytes, as: UTF8.self))
+    for claim in claims {
+        Fuzz.require(DomainClaim.isHostName(claim.domain), "a claim that is not a host name: \(claim)")
+        Fuzz.require(DomainClaim(claim.description) == claim, "a claim that does not read back: \(claim)")
+        Fuzz.require(claim.isWildcard || claim.matches(host: claim.domain), "a claim that does not match its own domain: \(claim)")
+    }
+    return 0
+}
+
+@_cdecl("FuzzAssociationFile_main")
+public func fuzzAssociationFileMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    Fuzz.runDriver(argc, argv, fuzzAssociationFile)
+}
+
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
+                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
+    Fuzz.writeSeedsIfAsked(AssociationFileSeeds.all)
+    return 0
+}
+
+/// Association files as sites serve them, domain lists as entries write them, and broken ones.
+enum AssociationFileSeeds {
+    static func all() -> [String: [UInt8]] {
+        let files: [String: String] = [
+            "apple.json": """
+                {"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.Mail", "paths": ["*"]}]},
+                 "activitycontinuation": {"apps": ["ABCDE12345.com.example.Mail"]}}
+                """,
+            "baton.json": "{\"activitycontinuation\": {\"apps\": [\"org.example.org.example.MailComposer\"]}}",
+            "wrong-type.json": "{\"activitycontinuation\": {\"apps\": [1, null, {}]}}",
+            "domains.txt": "mail.example.org;*.example.net; Bad Domain ;localhost;192.168.1.4;",
+            "not-json.txt": "<html>404</html>",
+        ]
+        return files.mapValues { Array($0.utf8) }
+    }
+}
