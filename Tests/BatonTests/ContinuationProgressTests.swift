@@ -63,6 +63,31 @@ final class ContinuationProgressTests: XCTestCase {
         XCTAssertEqual(application.shown.count, 3, "nothing after the outcome")
     }
 
+    func testAnotherContinuationEndingLeavesTheProgressShown() async throws {
+        let application = ProgressShowingApplication(center: center)
+        let delegate = PlainDelegate()
+        application.delegate = delegate
+        let continuation = application.beginContinuation(activityType: editing)
+        continuation.reportProgress("Waiting for “report.md” to sync", fractionCompleted: 0.5)
+        // A window of the last session restored meanwhile (its own continuation) ends first.
+        application.beginRestoration(activityType: editing).fail(with: UserActivityError.handoffFailed("gone"))
+        XCTAssertEqual(application.shown.count, 1, "the wait is still shown")
+        continuation.fail(with: UserActivityError.cancelled)
+        XCTAssertEqual(application.shown.count, 2)
+        XCTAssertNil(application.shown.last ?? nil, "taken down when its own continuation ends")
+    }
+
+    func testAContinuationDroppedWithoutAnOutcomeTakesItsProgressDown() async throws {
+        let application = ProgressShowingApplication(center: center)
+        let delegate = PlainDelegate()
+        application.delegate = delegate
+        var continuation: Continuation? = application.beginContinuation(activityType: editing)
+        continuation?.reportProgress("Waiting", fractionCompleted: nil)
+        continuation = nil
+        XCTAssertEqual(application.shown.count, 2)
+        XCTAssertNil(application.shown.last ?? nil, "dropped, it is cancelled, and its progress taken down")
+    }
+
     func testADelegateThatShowsProgressItselfGetsItAndNothingIsShownForIt() async throws {
         let application = ProgressShowingApplication(center: center)
         let delegate = ProgressDelegate()

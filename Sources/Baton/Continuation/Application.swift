@@ -55,19 +55,27 @@ open class Application: Responder {
 
     func continuationDidFinish(_ continuation: Continuation) {
         if pendingContinuation === continuation { pendingContinuation = nil }
-        if isPresentingProgress {
+        // The one showing progress ended (or, dropped without an outcome, is gone already).
+        if isPresentingProgress, progressShown == nil || progressShown === continuation {
             isPresentingProgress = false
+            progressShown = nil
             presentContinuationProgress(nil)
         }
     }
 
-    /// Whether ``presentContinuationProgress(_:)`` shows progress, to take down at the end.
+    /// Whether ``presentContinuationProgress(_:)`` shows progress, and whose: taken down
+    /// when that continuation ends, not when another does (a window's restoration, say).
     private var isPresentingProgress = false
+    private weak var progressShown: Continuation?
+    /// The continuation reporting progress now, while its delegate call runs.
+    private weak var progressReporter: Continuation?
 
     /// A continuation is held up: the trace records it and the delegate hears it (without
     /// one, it is shown).
-    func continuationDidProgress(_ progress: ContinuationProgress) {
+    func continuation(_ continuation: Continuation, didProgress progress: ContinuationProgress) {
         center.emit(.progress(progress))
+        progressReporter = continuation
+        defer { progressReporter = nil }
         if let delegate {
             delegate.application(self, didUpdateContinuationProgress: progress)
         } else {
@@ -75,9 +83,10 @@ open class Application: Responder {
         }
     }
 
-    /// Shows `progress` until the continuation ends: what a delegate without its own
+    /// Shows `progress` until its continuation ends: what a delegate without its own
     /// `didUpdateContinuationProgress` gets.
     func showContinuationProgress(_ progress: ContinuationProgress) {
+        if let progressReporter { progressShown = progressReporter }
         isPresentingProgress = true
         presentContinuationProgress(progress)
     }

@@ -74,8 +74,8 @@ public final class Continuation {
     /// continuation has an outcome.
     public func reportProgress(_ message: String, fractionCompleted: Double? = nil) {
         guard !isFinished else { return }
-        application.continuationDidProgress(ContinuationProgress(activityType: activityType, message: message,
-                                                                 fractionCompleted: fractionCompleted))
+        application.continuation(self, didProgress: ContinuationProgress(activityType: activityType, message: message,
+                                                                         fractionCompleted: fractionCompleted))
     }
 
     /// Fails the continuation: the delegate's `didFailToContinueUserActivityWithType` runs.
