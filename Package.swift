@@ -89,7 +89,10 @@ let package = Package(
         ),
         .target(
             name: "ExampleSupport",
-            dependencies: ["Baton", "BatonGtk", "CGtk", "CAdwaita"],
+            dependencies: [
+                "Baton", "BatonGLib", "BatonGtk", "CGtk", "CAdwaita",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Examples/Shared"
         ),
         .executableTarget(

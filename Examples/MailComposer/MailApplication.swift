@@ -39,9 +39,7 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
         self.options = options
         store = MailStore(directory: options.dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? MailStore.defaultDirectory(applicationID: Self.applicationID))
-        let flags = GApplicationFlags(rawValue: (options.standalone ? BatonApplication.nonUniqueFlags : BatonApplication.defaultFlags).rawValue
-                                          | G_APPLICATION_HANDLES_OPEN.rawValue)
-        super.init(wrapping: baton_application(adw_application_new(Self.applicationID, flags)))
+        super.init(wrapping: Self.exampleApplication(id: Self.applicationID, standalone: options.standalone))
         delegate = self
         onStartup = { [weak self] in self?.startUp() }
         onActivate = { [weak self] in self?.activate() }
@@ -50,12 +48,7 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
             directory: options.stateDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
             interval: options.saveInterval)
         do {
-            let info = try Self.resources.bundleInfo()
-            if let team = info.teamIdentifier {
-                enableHandoff(teamIdentifier: team, activityTypes: info.allActivityTypes)
-            } else {
-                logger.warning("Handoff is off: Info.plist declares no BatonTeamIdentifier")
-            }
+            enableHandoff(declaredIn: try Self.resources.bundleInfo(), logger: logger)
         } catch {
             logger.warning("Handoff is off: \(error)")
         }

@@ -46,9 +46,7 @@ final class TextEditorApplication: BatonApplication, ApplicationDelegate {
     private var setupError: (any Error)?
 
     init(options: TextEditorOptions) {
-        let flags = GApplicationFlags(rawValue: (options.standalone ? BatonApplication.nonUniqueFlags : BatonApplication.defaultFlags).rawValue
-                                          | G_APPLICATION_HANDLES_OPEN.rawValue)
-        super.init(wrapping: baton_application(adw_application_new(Self.applicationID, flags)))
+        super.init(wrapping: Self.exampleApplication(id: Self.applicationID, standalone: options.standalone))
         delegate = self
         onStartup = { [weak self] in self?.startUp() }
         onActivate = { [weak self] in self?.activate() }
@@ -61,11 +59,7 @@ final class TextEditorApplication: BatonApplication, ApplicationDelegate {
             documents = DesktopDocumentController(bundleInfo: info, application: self) { [unowned self] url, _ in
                 TextDocument(fileURL: url, application: self)
             }
-            if let team = info.teamIdentifier {
-                enableHandoff(teamIdentifier: team, activityTypes: info.allActivityTypes)
-            } else {
-                logger.warning("Handoff is off: Info.plist declares no BatonTeamIdentifier")
-            }
+            enableHandoff(declaredIn: info, logger: logger)
         } catch {
             setupError = error
             logger.error("cannot read the app's Info.plist, so it opens no documents: \(error)")
