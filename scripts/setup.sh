@@ -26,6 +26,8 @@ packages=(
     syncthing           # two real Syncthings share a folder in the document continuation tests
     curl                # the Syncthing test fixture pauses a folder through Syncthing's REST API
     util-linux          # unshare: a device that does not see another's folder in the document tests
+    openssl             # a test CA and an HTTPS server (s_server) for the domain verification tests
+    chromium            # a real browser with the Baton extension for the web page tests
 )
 
 missing=()

@@ -46,6 +46,33 @@ static inline void baton_tls_require_client_certificate(GIOStream *connection) {
     g_object_set(connection, "authentication-mode", G_TLS_AUTHENTICATION_REQUIRED, NULL);
 }
 
+// TLS for web sites (association files): the system's trust store verifies the server, and
+// when batond is given extra authorities (--trust-ca), a certificate the system does not trust
+// is accepted only if it chains to one of them and names the host, checked again here.
+static gboolean baton_tls_accept_from_extra(GTlsConnection *connection, GTlsCertificate *peer,
+                                            GTlsCertificateFlags errors, gpointer data) {
+    GSocketConnectable *identity =
+        g_tls_client_connection_get_server_identity(G_TLS_CLIENT_CONNECTION(connection));
+    GTlsCertificateFlags flags = g_tls_database_verify_chain(
+        G_TLS_DATABASE(data), peer, G_TLS_DATABASE_PURPOSE_AUTHENTICATE_SERVER, identity, NULL,
+        G_TLS_DATABASE_VERIFY_NONE, NULL, NULL);
+    return flags == 0;
+}
+// An HTTP/1.0 answer ends where the server closes, so a missing close_notify is not an error;
+// the body's Content-Length, when given, is checked instead.
+static void baton_tls_client_event(GSocketClient *client, GSocketClientEvent event,
+                                   GSocketConnectable *connectable, GIOStream *connection,
+                                   gpointer data) {
+    if (event != G_SOCKET_CLIENT_TLS_HANDSHAKING || !G_IS_TLS_CLIENT_CONNECTION(connection)) return;
+    g_tls_connection_set_require_close_notify(G_TLS_CONNECTION(connection), FALSE);
+    if (data != NULL)
+        g_signal_connect(connection, "accept-certificate", G_CALLBACK(baton_tls_accept_from_extra), data);
+}
+static inline void baton_socket_client_prepare_tls(GSocketClient *client, GTlsDatabase *extra) {
+    g_signal_connect(client, "event", G_CALLBACK(baton_tls_client_event), extra);
+}
+static inline GIOStream *baton_io_stream(gpointer instance) { return G_IO_STREAM(instance); }
+
 // libdispatch's main-queue hooks, exported by libdispatch on Linux for run-loop integration.
 extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *message);

@@ -66,6 +66,12 @@ struct BatondOptions: ParsableCommand {
     @Option(help: "Seconds a link with a device that is not paired stays open while no pairing is under way.")
     var unpairedLinkLifetime: Double = PeerNetwork.standardUnpairedLinkLifetime
 
+    @Option(help: ArgumentHelp("A PEM file of certificate authorities to trust, beside the system's, when verifying the web domains apps claim (a company's own CA, or a test CA).", valueName: "file"))
+    var trustCa: String?
+
+    @Option(help: "The fewest seconds a site's association file is kept before it is fetched again, whatever the site's max-age says.")
+    var domainRecheckMinimum: Double = DomainVerifier.standardMinimumAge
+
     func validate() throws {
         guard saveTimeout <= 50, fetchTimeout <= 50 else {
             throw ValidationError("--save-timeout and --fetch-timeout must be at most 50 s: apps give up on a continuation after 60 s")
@@ -76,7 +82,8 @@ struct BatondOptions: ParsableCommand {
         for (option, value) in [("--save-timeout", saveTimeout), ("--launch-timeout", launchTimeout),
                                 ("--restore-timeout", restoreTimeout), ("--fetch-timeout", fetchTimeout),
                                 ("--document-sync-timeout", documentSyncTimeout),
-                                ("--keepalive", keepalive), ("--unpaired-link-lifetime", unpairedLinkLifetime)] {
+                                ("--keepalive", keepalive), ("--unpaired-link-lifetime", unpairedLinkLifetime),
+                                ("--domain-recheck-minimum", domainRecheckMinimum)] {
             guard value.isFinite, value > 0, value <= 3600 else {
                 throw ValidationError("\(option) must be a number of seconds between 0 and 3600")
             }

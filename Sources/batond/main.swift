@@ -64,8 +64,18 @@ let status: Int32 = MainActor.assumeIsolated {
         logger.critical("no D-Bus session bus: \(error)")
         return 1
     }
-    let daemon = Daemon(connection: connection, network: network, settings: handoffSettings, timeouts: options.timeouts,
-                        logger: logger)
+    let domains: DomainVerifier
+    do {
+        let authorities = try options.trustCa.map { try TrustedAuthorities(path: $0) }
+        domains = DomainVerifier(stateDirectory: options.stateDirectory,
+                                 fetcher: AssociationFileFetcher(extraAuthorities: authorities),
+                                 minimumAge: options.domainRecheckMinimum, logger: logger)
+    } catch {
+        logger.critical("cannot use --trust-ca: \(error)")
+        return 1
+    }
+    let daemon = Daemon(connection: connection, network: network, settings: handoffSettings, domains: domains,
+                        timeouts: options.timeouts, logger: logger)
     daemon.isNameFixed = settings.isNameFixed
     do {
         try daemon.start()
@@ -103,6 +113,7 @@ let status: Int32 = MainActor.assumeIsolated {
         ownedName = true
         logger.info("batond \(BatonVersion.string) is \(BatonService.busName) (\(connection.uniqueName))")
         guard network.listener == nil else { return }
+        domains.start()
         do {
             try startNetwork()
         } catch {

@@ -5,10 +5,13 @@ public final class ChildProcess {
     public let process = Process()
     public let logURL: URL
 
-    /// Starts `executable` with `arguments` and `environment`; standard error goes to `logURL`.
-    public init(_ executable: URL, _ arguments: [String], environment: [String: String], logURL: URL) throws {
+    /// Starts `executable` with `arguments` and `environment`, in `currentDirectory` when
+    /// given; its output goes to `logURL`.
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String], logURL: URL,
+                currentDirectory: URL? = nil) throws {
         self.logURL = logURL
         process.executableURL = executable
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         process.arguments = arguments
         process.environment = environment
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)

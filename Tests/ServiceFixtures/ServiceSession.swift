@@ -209,7 +209,7 @@ public final class ServiceSession {
 
     /// Installs a desktop entry in the session's `applications` folder.
     public func installDesktopEntry(id: String, exec: String, teamID: String, activityTypes: [String],
-                                    dbusActivatable: Bool = false, icon: String? = nil) throws {
+                                    dbusActivatable: Bool = false, icon: String? = nil, extraLines: [String] = []) throws {
         let entry = """
             [Desktop Entry]
             Type=Application
@@ -217,7 +217,7 @@ public final class ServiceSession {
             Exec=\(exec)
             X-Baton-TeamID=\(teamID)
             X-Baton-ActivityTypes=\(activityTypes.joined(separator: ";"));
-            \(dbusActivatable ? "DBusActivatable=true\n" : "")\(icon.map { "Icon=\($0)\n" } ?? "")
+            \(dbusActivatable ? "DBusActivatable=true\n" : "")\(icon.map { "Icon=\($0)\n" } ?? "")\(extraLines.map { $0 + "\n" }.joined())
             """
         try entry.write(to: dataHome.appendingPathComponent("applications/\(id).desktop"), atomically: true,
                         encoding: .utf8)

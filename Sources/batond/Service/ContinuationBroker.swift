@@ -88,6 +88,9 @@ final class ContinuationBroker {
     /// The continuations whose activity is with their app now (`CompleteContinuation` sent,
     /// not answered), by token: only these open continuation streams.
     var liveContinuations: [String: LiveContinuation] = [:]
+    /// The installed apps whose verified domain claims cover a page (``DomainVerifier``), best
+    /// first: where web pages (``UserActivity/browsingWebType``) continue.
+    var domainClaimants: (URL) -> [InstalledApp] = { _ in [] }
 
     init(connection: BusConnection, registry: AppRegistry, timeouts: Timeouts, logger: Logger) {
         self.connection = connection
@@ -242,15 +245,21 @@ final class ContinuationBroker {
     /// The icon of the installed app that would continue an activity of `type` from team
     /// `teamID` (its desktop entry's `Icon=`: a theme icon name, or a file as a `file://`
     /// URI), if one is installed and names one.
-    func claimantIcon(for type: String, teamID: String?) -> String? {
+    func claimantIcon(for type: String, teamID: String?, webpageURL: URL? = nil) -> String? {
+        if type == UserActivity.browsingWebType {
+            return webpageURL.flatMap { domainClaimants($0).first?.icon }
+        }
         let running = registry.claimants(of: type, teamID: teamID, excluding: nil).verified.map(\.appID)
         let installed = InstalledApps.all().filter { $0.continues(type, forTeam: teamID) }
         let app = installed.first { running.contains($0.appID) } ?? installed.first
         return app?.icon
     }
 
-    func hasClaimant(for type: String, teamID: String?) -> Bool {
-        !registry.claimants(of: type, teamID: teamID, excluding: nil).verified.isEmpty
+    func hasClaimant(for type: String, teamID: String?, webpageURL: URL? = nil) -> Bool {
+        if type == UserActivity.browsingWebType {
+            return webpageURL.map { !domainClaimants($0).isEmpty } ?? false
+        }
+        return !registry.claimants(of: type, teamID: teamID, excluding: nil).verified.isEmpty
             || InstalledApps.all().contains { $0.continues(type, forTeam: teamID) }
     }
 
@@ -361,6 +370,7 @@ final class ContinuationBroker {
     /// or installed, and never receives another device's activity.
     private func claimant(for source: ActivitySource) throws -> Claimant {
         let type = source.activityType
+        if type == UserActivity.browsingWebType { return try webClaimant(for: source) }
         let teamID = source.teamID
         let remote = source.comesFromAnotherDevice
         let running = registry.claimants(of: type, teamID: teamID, excluding: source.originBusName,
@@ -380,6 +390,27 @@ final class ContinuationBroker {
             return .running(running.unverified[0])
         }
         throw ServiceError.noClaimant(activityType: type, teamID: teamID)
+    }
+
+    /// The app that continues a web page: one whose claim of the page's domain its site
+    /// confirms (``domainClaimants``), running (and proved to be that app) or installed. The
+    /// browser that published the page, or any app that merely claims the type, never does.
+    /// With none, ``ServiceError/noClaimant(activityType:teamID:)`` sends the page to the
+    /// default browser.
+    private func webClaimant(for source: ActivitySource) throws -> Claimant {
+        guard let url = source.webpageURL else {
+            throw ServiceError.activity(.invalidActivity("a web page activity without a web page URL"))
+        }
+        let apps = domainClaimants(url)
+        for app in apps {
+            let running = registry.apps.values.filter { $0.appID == app.appID && $0.isVerified && $0.busName != source.originBusName }
+            if let chosen = running.max(by: { ($0.lastActiveAt ?? .distantPast, $1.registrationNumber) < ($1.lastActiveAt ?? .distantPast, $0.registrationNumber) }) {
+                return .running(chosen)
+            }
+        }
+        if let app = apps.first { return .installed(app) }
+        logger.info("no app has a verified claim on \(url.host ?? "the page's host")")
+        throw ServiceError.noClaimant(activityType: source.activityType, teamID: nil)
     }
 
     /// Starts `installed` and waits for it to register: a verified app of its id, or the
@@ -405,6 +436,13 @@ final class ContinuationBroker {
             throw ServiceError.activity(.remoteApplicationTimedOut(
                 "\(appID) did not register within \(Self.seconds(timeouts.launch)) of its launch"
                     + (others.isEmpty ? "" : " (other processes registered as \(appID): \(others.joined(separator: "; ")))")))
+        }
+        if type == UserActivity.browsingWebType {
+            // Chosen for its verified domain claim: it need only be the app of its id.
+            guard app.isVerified else {
+                throw ServiceError.activity(.handoffFailed("\(appID) is not verified (\(app.verification)): web pages go only to the app their site names"))
+            }
+            return app
         }
         guard app.continues(type, forTeam: teamID) else {
             throw ServiceError.noClaimant(activityType: type, teamID: teamID)

@@ -61,8 +61,9 @@ extension Daemon {
                                   from: from)
         guard notifiedOffers[key] != shown else { return }
         notifiedOffers[key] = shown
-        let claimant = broker.claimantIcon(for: offer.summary.activityType, teamID: offer.teamID)
-        let inApp = claimant != nil || broker.hasClaimant(for: offer.summary.activityType, teamID: offer.teamID)
+        let type = offer.summary.activityType
+        let claimant = broker.claimantIcon(for: type, teamID: offer.teamID, webpageURL: offer.summary.webpageURL)
+        let inApp = claimant != nil || broker.hasClaimant(for: type, teamID: offer.teamID, webpageURL: offer.summary.webpageURL)
         let label = !inApp && offer.summary.webpageURL != nil ? "Open in browser" : "Continue"
         notifier.show(key: key,
                       title: "\(label) “\(offer.summary.title ?? offer.summary.activityType)”",

@@ -16,6 +16,8 @@ final class Daemon {
     let offers = OfferList()
     let broker: ContinuationBroker
     let notifier: Notifier
+    /// The web domains apps claim, and what their sites say.
+    let domains: DomainVerifier
     /// The documents described to paired devices, which they may fetch.
     let sharedDocuments: SharedDocuments
     let network: PeerNetwork
@@ -31,12 +33,15 @@ final class Daemon {
     /// Where DNS-SD discovery stands, for `Diagnose`.
     var discoveryStatus: () -> DiagnosticCheck = { .fail("discovery", "not started", fix: "") }
 
-    init(connection: BusConnection, network: PeerNetwork, settings: SettingsStore, timeouts: Timeouts, logger: Logger) {
+    init(connection: BusConnection, network: PeerNetwork, settings: SettingsStore, domains: DomainVerifier,
+         timeouts: Timeouts, logger: Logger) {
         settingsStore = settings
+        self.domains = domains
         self.connection = connection
         self.network = network
         self.logger = logger
         broker = ContinuationBroker(connection: connection, registry: registry, timeouts: timeouts, logger: logger)
+        broker.domainClaimants = { [domains] url in domains.verifiedApps(for: url) }
         notifier = Notifier(connection: connection, logger: logger)
         sharedDocuments = SharedDocuments(logger: logger)
         registry.onChange = { [weak self] in
@@ -165,6 +170,13 @@ final class Daemon {
                 try handleSettings(call)
             case "Diagnose":
                 answer(call) { [.dictionaries(await self.diagnosis().map(\.record))] }
+            case "ListDomains":
+                call.reply([.dictionaries(domainRecords)])
+            case "VerifyDomains":
+                answer(call) { [domains] in
+                    await domains.verifyAll()
+                    return [.dictionaries(self.domainRecords)]
+                }
             default:
                 call.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.method)")
             }

@@ -124,17 +124,16 @@ struct SyncthingAPI: Sendable {
 
     /// The body of a `200` HTTP response.
     static func body(of response: [UInt8], path: String) throws -> [UInt8] {
-        let separator: [UInt8] = [13, 10, 13, 10]
-        guard let end = response.indices.first(where: { response[$0...].starts(with: separator) }) else {
+        let parsed: HTTPResponse
+        do {
+            parsed = try HTTPResponse(response)
+        } catch {
             throw SyncthingError("Syncthing's answer to \(path) is not HTTP")
         }
-        let statusLine = String(decoding: response[..<(response.firstIndex(of: 13) ?? end)], as: UTF8.self)
-        let parts = statusLine.split(separator: " ")
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/") else { throw SyncthingError("Syncthing's answer to \(path) is not HTTP") }
-        guard parts[1] == "200" else {
-            throw SyncthingError(parts[1] == "403" ? "Syncthing refused the API key" : "Syncthing answered \(path) with \(parts.dropFirst().joined(separator: " "))")
+        guard parsed.status == 200 else {
+            throw SyncthingError(parsed.status == 403 ? "Syncthing refused the API key" : "Syncthing answered \(path) with \(parsed.status) \(parsed.reason)")
         }
-        return Array(response[(end + 4)...])
+        return parsed.body
     }
 
     private static func escaped(_ text: String) -> String {

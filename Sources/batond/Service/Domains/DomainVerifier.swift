@@ -1,0 +1,207 @@
+import BatonGLib
+import Foundation
+import Logging
+
+/// The web domains installed apps claim (``DomainClaim``) and what their sites say of it: each
+/// claimed domain's association file is fetched (``AssociationFileFetcher``), kept with its
+/// expiry in `domains.json` in batond's state folder, and fetched again when it expires, when
+/// an app's entry claims a domain not fetched yet, and when asked (`VerifyDomains`). A claim
+/// is verified while the site's latest good file, not yet expired, lists the app's
+/// `TEAM.APPID`; a failed fetch leaves that answer standing until it expires. Unverified claims
+/// are never used.
+@MainActor
+final class DomainVerifier {
+    /// What batond last learned of one site.
+    struct Site: Codable, Equatable {
+        /// The entries of the latest good file; `nil` before one came.
+        var apps: [String]?
+        /// Where that file came from.
+        var source: String?
+        /// When that file was fetched, and until when it holds.
+        var fetched: Date?
+        var expires: Date?
+        /// When batond last asked, and why that failed (`nil` when it did not).
+        var checked: Date?
+        var failure: String?
+        /// Failed fetches in a row, which space the next tries out.
+        var failures = 0
+    }
+
+    /// A claim and where it stands.
+    struct ClaimState: Equatable {
+        enum State: String { case verified, failed, pending, invalid }
+        let appID: String
+        let domain: String
+        let host: String?
+        let state: State
+        /// Why the claim is not verified, or the latest fetch's failure while an earlier
+        /// answer still holds.
+        let reason: String?
+        let site: Site?
+    }
+
+    /// How long an answer holds when the site does not say (`Cache-Control: max-age`).
+    nonisolated static let standardAge: Double = 24 * 3600
+    /// The longest an answer holds, whatever the site says.
+    nonisolated static let maximumAge: Double = 7 * 24 * 3600
+    /// The shortest an answer holds, by default (`--domain-recheck-minimum`).
+    nonisolated static let standardMinimumAge: Double = 3600
+    /// The name of the file in batond's state folder.
+    static let fileName = "domains.json"
+
+    private(set) var sites: [String: Site] = [:]
+    private let file: URL
+    private let fetcher: AssociationFileFetcher
+    /// The shortest time an answer holds: a site's `max-age` below it counts as it.
+    let minimumAge: Double
+    private let logger: Logger
+    /// The fetches under way, by host.
+    private var fetches: [String: Task<Void, Never>] = [:]
+    private var timer: UInt32 = 0
+    /// The installed apps, read again at each turn (``InstalledApps/all()``); replaceable in tests.
+    var installedApps: () -> [InstalledApp] = { InstalledApps.all() }
+
+    init(stateDirectory: URL, fetcher: AssociationFileFetcher, minimumAge: Double = standardMinimumAge, logger: Logger) {
+        file = stateDirectory.appendingPathComponent(Self.fileName)
+        self.fetcher = fetcher
+        self.minimumAge = minimumAge
+        self.logger = logger
+        do {
+            sites = try PrivateJSONFile.read([String: Site].self, from: file, expected: "the web sites batond fetched") ?? [:]
+        } catch {
+            logger.warning("starting without the sites fetched before: \(error)")
+        }
+    }
+
+    /// Looks at the claims now, then every minute (sooner when answers are kept shorter),
+    /// fetching what is due.
+    func start() {
+        refresh()
+        let period = UInt32(min(60, max(1, minimumAge / 2)))
+        timer = GLibSources.every(seconds: period) { [weak self] in self?.refresh() }
+    }
+
+    /// Fetches each claimed site that is due: never fetched, expired, or due a retry.
+    func refresh(now: Date = Date()) {
+        for host in claimedHosts() where fetches[host] == nil && isDue(host, now: now) {
+            fetch(host)
+        }
+    }
+
+    /// Fetches every claimed site now, and returns once all have answered.
+    func verifyAll() async {
+        for host in claimedHosts() where fetches[host] == nil { fetch(host) }
+        for task in Array(fetches.values) { await task.value }
+    }
+
+    /// Every claim of every installed app, with its state: valid claims first, in the apps'
+    /// order, then the entries that are not domains.
+    func claimStates(now: Date = Date()) -> [ClaimState] {
+        let apps = installedApps()
+        var states: [ClaimState] = []
+        for app in apps {
+            for claim in app.domains { states.append(state(of: claim, for: app, now: now)) }
+        }
+        for app in apps {
+            for entry in app.invalidDomains {
+                states.append(ClaimState(appID: app.appID, domain: entry, host: nil, state: .invalid,
+                                         reason: "not a host name, or *. and one", site: nil))
+            }
+        }
+        return states
+    }
+
+    /// The installed apps whose verified claims cover the page's host: exact claims before
+    /// wildcards, each in the apps' order.
+    func verifiedApps(for url: URL, now: Date = Date()) -> [InstalledApp] {
+        guard let host = url.host?.lowercased(), url.scheme == "https" || url.scheme == "http" else { return [] }
+        let apps = installedApps()
+        var exact: [InstalledApp] = []
+        var wildcard: [InstalledApp] = []
+        for app in apps {
+            for claim in app.domains where claim.matches(host: host) && state(of: claim, for: app, now: now).state == .verified {
+                if claim.isWildcard { wildcard.append(app) } else { exact.append(app) }
+                break
+            }
+        }
+        return exact + wildcard.filter { candidate in !exact.contains { $0.appID == candidate.appID } }
+    }
+
+    /// Where one claim of `app` stands.
+    func state(of claim: DomainClaim, for app: InstalledApp, now: Date = Date()) -> ClaimState {
+        let host = claim.verifyingHost
+        let site = sites[host]
+        func make(_ state: ClaimState.State, _ reason: String?) -> ClaimState {
+            ClaimState(appID: app.appID, domain: claim.description, host: host, state: state, reason: reason, site: site)
+        }
+        let entry = "\(app.teamID).\(app.appID)"
+        guard let site, site.apps != nil || site.failure != nil else { return make(.pending, "not fetched yet") }
+        if let apps = site.apps, let expires = site.expires, expires > now {
+            guard apps.contains(entry) else {
+                return make(.failed, "\(site.source ?? host) does not list \(entry)")
+            }
+            return make(.verified, site.failure.map { "the latest fetch failed, the answer of \(Self.format(site.fetched)) holds: \($0)" })
+        }
+        if let failure = site.failure {
+            let expired = site.expires.map { " (the answer of \(Self.format(site.fetched)) expired at \(Self.format($0)))" } ?? ""
+            return make(.failed, failure + expired)
+        }
+        return make(.pending, "the answer expired; fetching again")
+    }
+
+    /// The hosts whose files confirm the installed apps' claims.
+    private func claimedHosts() -> Set<String> {
+        Set(installedApps().flatMap { $0.domains.map(\.verifyingHost) })
+    }
+
+    private func isDue(_ host: String, now: Date) -> Bool {
+        guard let site = sites[host] else { return true }
+        if site.failure != nil, let checked = site.checked {
+            let delay = min(minimumAge, 300) * pow(2, Double(min(site.failures, 7) - 1))
+            return now >= checked.addingTimeInterval(min(delay, 6 * 3600))
+        }
+        return site.expires.map { now >= $0 } ?? true
+    }
+
+    private func fetch(_ host: String) {
+        fetches[host] = Task { @MainActor [fetcher] in
+            let outcome = await fetcher.fetch(host: host)
+            record(outcome, for: host)
+            fetches[host] = nil
+        }
+    }
+
+    private func record(_ outcome: AssociationFileFetcher.Outcome, for host: String, now: Date = Date()) {
+        var site = sites[host] ?? Site()
+        site.checked = now
+        switch outcome {
+        case .file(let file, let source, let maximumAge):
+            let age = min(Self.maximumAge, max(minimumAge, maximumAge.map(Double.init) ?? Self.standardAge))
+            site.apps = file.apps.sorted()
+            site.source = source
+            site.fetched = now
+            site.expires = now.addingTimeInterval(age)
+            site.failure = nil
+            site.failures = 0
+            logger.info("\(source) lists \(file.apps.count) app(s); the answer holds until \(Self.format(site.expires))")
+        case .failure(let reason):
+            site.failure = reason
+            site.failures += 1
+            logger.notice("cannot verify the apps of \(host): \(reason)")
+        }
+        sites[host] = site
+        let claimed = claimedHosts()
+        sites = sites.filter { claimed.contains($0.key) }
+        do {
+            try PrivateJSONFile.write(sites, to: file)
+        } catch {
+            logger.warning("cannot keep the sites fetched in \(file.path): \(error)")
+        }
+    }
+
+    /// A date as `baton domains` shows it: ISO 8601, in UTC.
+    static func format(_ date: Date?) -> String {
+        guard let date else { return "never" }
+        return date.formatted(.iso8601)
+    }
+}
