@@ -165,7 +165,11 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
     func application(_ application: Application, willContinueUserActivityWithType userActivityType: String) -> Bool {
         if launchReason.isContinuation { showStartupWindows() }
         let window = ensureMainWindow()
-        let what = userActivityType == MailActivities.compose ? "a draft" : "a message"
+        let what = switch userActivityType {
+        case MailActivities.compose: "a draft"
+        case UserActivity.browsingWebType: "a web page"
+        default: "a message"
+        }
         window.banner.showProgress("Continuing \(what) from another device…")
         return true
     }
@@ -186,9 +190,51 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
             main.present()
             restorationHandler([main])
             return true
+        case UserActivity.browsingWebType:
+            // A page of the webmail site, from a browser: what it shows opens here; its
+            // activity carries no userInfo, so no window restores from it.
+            restorationHandler([])
+            return open(page: userActivity.webpageURL)
         default:
             main.banner.showError("Mail Composer cannot continue “\(userActivity.activityType)”.")
             return false
+        }
+    }
+
+    /// Opens a page of the webmail site (``MailWebPage``): a new message filled in, a draft
+    /// that is open here, or the message list. A page the app does not show, or a draft this
+    /// device does not have, opens in the browser instead.
+    private func open(page url: URL?) -> Bool {
+        let main = ensureMainWindow()
+        guard let url else { return false }
+        switch MailWebPage(url) {
+        case .compose(let link):
+            let compose = openCompose()
+            compose.fill(with: DraftState(draftID: compose.draftID, to: link.to, cc: link.cc, subject: link.subject,
+                                          body: link.body, cursor: link.body.unicodeScalars.count))
+        case .draft(let id):
+            if let window = applicationWindows.compactMap({ $0 as? ComposeWindow }).first(where: { $0.draftID == id }) {
+                window.present()
+            } else {
+                logger.info("the draft \(id) is not on this device; opening its page in the browser")
+                openInBrowser(url, from: main)
+            }
+        case .inbox:
+            main.present()
+        case nil:
+            openInBrowser(url, from: main)
+        }
+        return true
+    }
+
+    /// Opens `url` in the default browser; says so in `window` when it cannot.
+    private func openInBrowser(_ url: URL, from window: MessageListWindow) {
+        var error: UnsafeMutablePointer<GError>?
+        guard g_app_info_launch_default_for_uri(url.absoluteString, nil, &error) != 0 else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "no browser"
+            if let error { g_error_free(error) }
+            window.banner.showError("Could not open \(url.host ?? "the page") in the browser: \(reason)")
+            return
         }
     }
 
