@@ -67,9 +67,9 @@ let status: Int32 = MainActor.assumeIsolated {
     let domains: DomainVerifier
     do {
         let authorities = try options.trustCa.map { try TrustedAuthorities(path: $0) }
-        domains = DomainVerifier(stateDirectory: options.stateDirectory,
-                                 fetcher: AssociationFileFetcher(extraAuthorities: authorities),
-                                 minimumAge: options.domainRecheckMinimum, logger: logger)
+        let fetcher = AssociationFileFetcher(extraAuthorities: authorities)
+        domains = DomainVerifier(stateDirectory: options.stateDirectory, minimumAge: options.domainRecheckMinimum,
+                                 logger: logger, fetch: { await fetcher.fetch(host: $0) })
     } catch {
         logger.critical("cannot use --trust-ca: \(error)")
         return 1

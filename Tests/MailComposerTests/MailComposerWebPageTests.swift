@@ -156,5 +156,7 @@ final class MailComposerWebPageTests: XCTestCase {
         XCTAssertEqual(refused.first?["reason"] as? String,
                        "https://mail.example.org/\(batonFile) does not list org.example.org.example.MailComposer")
         XCTAssertNotEqual(try currentTitle(), "Draft: Third", "MailComposer never opened the page")
+        let doctor = try session.baton(["doctor"])
+        XCTAssertTrue(doctor.output.contains("✘ domains: 1 of 1 web domain claim not confirmed by the site"), doctor.output)
     }
 }

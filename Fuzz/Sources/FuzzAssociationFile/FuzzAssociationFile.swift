@@ -1,16 +1,27 @@
 import Foundation
 import FuzzSupport
 
-// Covers what a web site serves as its association file (`AssociationFile(bytes:)`: JSON
-// with `activitycontinuation.apps`) and the domain claims of a desktop entry
-// (`DomainClaim.parse`), both from outside batond. `batond` is an executable target, so
-// AssociationFile.swift and DomainClaim.swift are compiled into this harness through
-// symbolic links. A bad file must be an `AssociationFileError`; what is read must pass its
-// own checks.
+// Covers what a web site sends: its HTTP response (`HTTPResponse`, which Syncthing's
+// answers go through too) and its association file (`AssociationFile(bytes:)`: JSON with
+// `activitycontinuation.apps`), and the domain claims of a desktop entry
+// (`DomainClaim.parse`), all from outside batond. `batond` is an executable target, so
+// HTTPResponse.swift, AssociationFile.swift and DomainClaim.swift are compiled into this
+// harness through symbolic links. A bad file must be an `AssociationFileError`, a bad
+// response an `HTTPResponseError`; what is read must pass its own checks.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAssociationFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = Fuzz.bytes(data, size)
+    do {
+        let response = try HTTPResponse(bytes)
+        Fuzz.require((100...599).contains(response.status), "a status out of range: \(response.status)")
+        Fuzz.require(response.body.count + 4 <= bytes.count, "a body longer than the response")
+        Fuzz.require(response.headers.keys.allSatisfy { $0 == $0.lowercased() && !$0.isEmpty }, "a header name not lowercased")
+        if let age = response.maximumAge { Fuzz.require(age >= 0, "a negative max-age") }
+    } catch is HTTPResponseError {
+    } catch {
+        Fuzz.fail("reading a response threw \(type(of: error)), not an HTTPResponseError")
+    }
     do {
         let file = try AssociationFile(bytes: bytes)
         Fuzz.require(file.apps.count <= AssociationFile.maximumApps, "more apps than the limit")
@@ -59,6 +70,8 @@ enum AssociationFileSeeds {
             "wrong-type.json": "{\"activitycontinuation\": {\"apps\": [1, null, {}]}}",
             "domains.txt": "mail.example.org;*.example.net; Bad Domain ;localhost;192.168.1.4;",
             "not-json.txt": "<html>404</html>",
+            "response.http": "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nCache-Control: public, max-age=3600\r\n\r\n{\"activitycontinuation\": {\"apps\": []}}",
+            "redirect.http": "HTTP/1.1 301 Moved\r\nLocation: https://elsewhere.example/\r\nCache-Control: no-store\r\n\r\n",
         ]
         return files.mapValues { Array($0.utf8) }
     }

@@ -24,9 +24,25 @@ extension Daemon {
         checks.append(await notificationCheck())
         checks += InstalledApps.entryChecks()
         checks.append(await syncthingCheck())
+        if let domainCheck { checks.append(domainCheck) }
         checks += registeredAppChecks
         checks.append(settingsCheck)
         return checks
+    }
+
+    /// Whether the web domains apps claim are confirmed by their sites; none when no app
+    /// claims one. A claim not fetched yet passes: batond fetches it at once.
+    private var domainCheck: DiagnosticCheck? {
+        let claims = domains.claimStates().filter { $0.state != .invalid }
+        guard !claims.isEmpty else { return nil }
+        let failed = claims.filter { $0.state == .failed }
+        guard failed.isEmpty else {
+            let list = failed.map { "\($0.appID) on \($0.domain): \($0.reason ?? "not verified")" }.joined(separator: "; ")
+            return .fail("domains", "\(failed.count) of \(claims.count) web domain claim\(claims.count == 1 ? "" : "s") not confirmed by the site, so their pages open in the browser: \(list)",
+                         fix: "the site must serve /.well-known/baton-app-site-association listing TEAM.APPID under activitycontinuation.apps; then run baton domains --verify")
+        }
+        let verified = claims.filter { $0.state == .verified }.count
+        return .pass("domains", "\(verified) of \(claims.count) web domain claim\(claims.count == 1 ? "" : "s") confirmed by the site\(verified < claims.count ? ", the rest being fetched" : "")")
     }
 
     /// Whether continued documents in Syncthing folders are found here. Without Syncthing they

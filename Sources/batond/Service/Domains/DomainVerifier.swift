@@ -51,7 +51,8 @@ final class DomainVerifier {
 
     private(set) var sites: [String: Site] = [:]
     private let file: URL
-    private let fetcher: AssociationFileFetcher
+    /// Fetches a host's association file: ``AssociationFileFetcher/fetch(host:)``.
+    private let fetchFile: @Sendable (String) async -> AssociationFileFetcher.Outcome
     /// The shortest time an answer holds: a site's `max-age` below it counts as it.
     let minimumAge: Double
     private let logger: Logger
@@ -61,9 +62,10 @@ final class DomainVerifier {
     /// The installed apps, read again at each turn (``InstalledApps/all()``); replaceable in tests.
     var installedApps: () -> [InstalledApp] = { InstalledApps.all() }
 
-    init(stateDirectory: URL, fetcher: AssociationFileFetcher, minimumAge: Double = standardMinimumAge, logger: Logger) {
+    init(stateDirectory: URL, minimumAge: Double = standardMinimumAge, logger: Logger,
+         fetch: @escaping @Sendable (String) async -> AssociationFileFetcher.Outcome) {
         file = stateDirectory.appendingPathComponent(Self.fileName)
-        self.fetcher = fetcher
+        fetchFile = fetch
         self.minimumAge = minimumAge
         self.logger = logger
         do {
@@ -154,24 +156,27 @@ final class DomainVerifier {
         Set(installedApps().flatMap { $0.domains.map(\.verifyingHost) })
     }
 
-    private func isDue(_ host: String, now: Date) -> Bool {
+    /// Whether `host` should be fetched now: never fetched, its answer expired, or its retry
+    /// due (the interval doubling with each failure in a row, up to 6 hours).
+    func isDue(_ host: String, now: Date) -> Bool {
         guard let site = sites[host] else { return true }
         if site.failure != nil, let checked = site.checked {
-            let delay = min(minimumAge, 300) * pow(2, Double(min(site.failures, 7) - 1))
+            let delay = min(minimumAge, 300) * pow(2, Double(min(site.failures, 8) - 1))
             return now >= checked.addingTimeInterval(min(delay, 6 * 3600))
         }
         return site.expires.map { now >= $0 } ?? true
     }
 
     private func fetch(_ host: String) {
-        fetches[host] = Task { @MainActor [fetcher] in
-            let outcome = await fetcher.fetch(host: host)
+        fetches[host] = Task { @MainActor [fetchFile] in
+            let outcome = await fetchFile(host)
             record(outcome, for: host)
             fetches[host] = nil
         }
     }
 
-    private func record(_ outcome: AssociationFileFetcher.Outcome, for host: String, now: Date = Date()) {
+    /// Keeps what a fetch of `host` found, and writes the sites down.
+    func record(_ outcome: AssociationFileFetcher.Outcome, for host: String, now: Date = Date()) {
         var site = sites[host] ?? Site()
         site.checked = now
         switch outcome {
