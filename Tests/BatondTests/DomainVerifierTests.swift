@@ -1,4 +1,5 @@
 @testable import batond
+import Baton
 import Foundation
 import Logging
 import XCTest
@@ -129,5 +130,16 @@ final class DomainVerifierTests: XCTestCase {
         XCTAssertEqual(verifier.verifiedApps(for: URL(string: "https://example.net/")!, now: now).map(\.appID), [],
                        "a wildcard covers subdomains only")
         XCTAssertEqual(verifier.verifiedApps(for: URL(string: "ftp://shop.example.net/")!, now: now).map(\.appID), [])
+    }
+
+    func testAWebPagesPayloadMustNameAPageOfTheSiteItWasChosenFor() async throws {
+        func payload(_ url: String?) throws -> [UInt8] {
+            try UserActivityPayload(activityType: UserActivity.browsingWebType, webpageURL: url.flatMap { URL(string: $0) }).encodedBytes()
+        }
+        let listed = URL(string: "https://mail.example.org/compose")
+        XCTAssertNoThrow(try ContinuationBroker.checkSamePage(payload("https://MAIL.example.org/drafts/1"), as: listed))
+        XCTAssertThrowsError(try ContinuationBroker.checkSamePage(payload("https://evil.example/"), as: listed))
+        XCTAssertThrowsError(try ContinuationBroker.checkSamePage(payload("http://mail.example.org/"), as: listed))
+        XCTAssertThrowsError(try ContinuationBroker.checkSamePage(payload(nil), as: listed))
     }
 }

@@ -158,6 +158,7 @@ final class ContinuationBroker {
         do {
             let payload: FetchedPayload
             (payload, fetchedAt) = try await fetched.value
+            if type == UserActivity.browsingWebType { try Self.checkSamePage(payload.bytes, as: source.webpageURL) }
             let placed = try await placeDocument(of: payload, source: source) { [self] message, fraction in
                 do {
                     _ = try await callApp(target.busName, "ReportProgress", [.string(token), .string(message), .double(fraction ?? -1)],
@@ -229,6 +230,17 @@ final class ContinuationBroker {
             let target = try await launch(app, toContinue: source.activityType, teamID: source.teamID,
                                           remote: source.comesFromAnotherDevice, activationToken: activationToken)
             return (target, prefetched)
+        }
+    }
+
+    /// Checks that a web page's payload names the page it was chosen by: its app was chosen
+    /// for the listed page's domain, so a payload naming another site's page must not reach it.
+    ///
+    /// - Throws: ``ServiceError/activity(_:)`` with `handoffFailed` when the page differs.
+    static func checkSamePage(_ bytes: [UInt8], as listed: URL?) throws {
+        let sent = try decode(bytes).webpageURL
+        guard let sent, let listed, sent.host?.lowercased() == listed.host?.lowercased(), sent.scheme == listed.scheme else {
+            throw ServiceError.activity(.handoffFailed("the page sent (\(sent?.host ?? "none")) is not on the site listed (\(listed?.host ?? "none"))"))
         }
     }
 
