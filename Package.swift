@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "MailComposer", targets: ["MailComposer"]),
         .executable(name: "TextEditor", targets: ["TextEditor"]),
         .executable(name: "baton-app", targets: ["BatonApp"]),
+        .executable(name: "baton-browser-host", targets: ["BatonBrowserHost"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -124,6 +125,11 @@ let package = Package(
             ],
             exclude: ["Resources"]
         ),
+        .executableTarget(
+            name: "BatonBrowserHost",
+            dependencies: ["Baton", "BatonGLib", "BatonBus", "CGLib"],
+            exclude: ["Resources"]
+        ),
         .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonTesting"]),
         .testTarget(name: "BatonGtkTests", dependencies: ["Baton", "BatonGtk", "BatonTesting", "CGtk"]),
         .testTarget(name: "MailComposerTests", dependencies: ["ServiceFixtures"]),
@@ -134,7 +140,7 @@ let package = Package(
             path: "Tests/BatonTestApp"
         ),
         .target(name: "ServiceFixtures", dependencies: ["CGLib"], path: "Tests/ServiceFixtures"),
-        .testTarget(name: "BatondTests", dependencies: ["ServiceFixtures", "batond", "BatonGLib", "CGLib"]),
+        .testTarget(name: "BatondTests", dependencies: ["ServiceFixtures", "batond", "BatonBrowserHost", "BatonGLib", "CGLib"]),
         .testTarget(name: "BatonPeerTests", dependencies: ["BatonPeer", "BatonGLib", "BatonBus", "Baton", "ServiceFixtures"]),
         .testTarget(name: "BatonGLibTests", dependencies: ["Baton", "BatonGLib", "BatonBus", "CGLib", "ServiceFixtures"]),
         .executableTarget(

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds batond, baton, the Baton app and the example apps (MailComposer, TextEditor) in release
-# mode and installs them for the current user, so that batond runs with the graphical session:
+# Builds batond, baton, the Baton app, the browser host and the example apps (MailComposer,
+# TextEditor) in release mode and installs them for the current user, so that batond runs with the
+# graphical session:
 #   binaries              $PREFIX/bin (PREFIX is ~/.local by default): batond, baton, baton-app,
-#                         MailComposer, TextEditor (each example with its Baton_NAME.resources folder)
+#                         baton-browser-host, MailComposer, TextEditor (each example with its
+#                         Baton_NAME.resources folder)
 #   the Baton app         $XDG_DATA_HOME/applications/org.baton.Baton.desktop (in the launcher)
 #   D-Bus activation      $XDG_DATA_HOME/dbus-1/services/org.baton.Daemon.service
 #   systemd user unit     $XDG_CONFIG_HOME/systemd/user/batond.service, enabled: linked from
@@ -18,6 +20,15 @@
 #                         $XDG_DATA_HOME/dbus-1/services/org.example.NAME.service,
 #                         $XDG_DATA_HOME/icons/hicolor/{scalable,symbolic}/apps/org.example.NAME*.svg,
 #                         $XDG_DATA_HOME/metainfo/org.example.NAME.metainfo.xml (AppStream)
+#   web pages             the browser extension's native messaging host: its desktop entry
+#                         $XDG_DATA_HOME/applications/org.baton.BrowserHost.desktop (hidden from
+#                         menus; batond verifies the host by it), the host manifest
+#                         org.baton.browser_host.json (its path is the installed baton-browser-host)
+#                         for Chromium in $XDG_CONFIG_HOME/chromium/NativeMessagingHosts/, Google
+#                         Chrome in $XDG_CONFIG_HOME/google-chrome/NativeMessagingHosts/ and Firefox
+#                         in ~/.mozilla/native-messaging-hosts/, and the extension itself (Browser/
+#                         extension) in $XDG_DATA_HOME/baton/browser-extension/, for the person to
+#                         load: chrome://extensions, Developer mode, "Load unpacked" (see README)
 #   caches                update-desktop-database refreshes $XDG_DATA_HOME/applications/mimeinfo.cache
 #                         (when installed), so MailComposer is known as a mailto: handler and
 #                         TextEditor as an editor of text/plain and text/markdown; the
@@ -40,8 +51,8 @@ cd "$(dirname "$0")/.."
 usage() {
     cat <<'EOF'
 usage: scripts/install-service.sh [--binaries DIR] [--list-files]
-  --binaries DIR  install the batond, baton, baton-app, MailComposer and TextEditor already built in DIR (such as
-                  `swift build --show-bin-path`) instead of building them in release mode
+  --binaries DIR  install the batond, baton, baton-app, baton-browser-host, MailComposer and TextEditor already
+                  built in DIR (such as `swift build --show-bin-path`) instead of building them in release mode
   --list-files    print every path the installation makes, one a line, and exit
 EOF
 }
@@ -67,7 +78,14 @@ unitdir="$config/systemd/user"
 wants="$unitdir/graphical-session.target.wants"
 resources=Sources/batond/Resources
 examples=(MailComposer TextEditor)
-programs=(batond baton baton-app "${examples[@]}")
+programs=(batond baton baton-app baton-browser-host "${examples[@]}")
+# The browser extension and its native messaging host manifests: one for each browser family,
+# in the folders Chromium, Google Chrome and Firefox read for the user.
+browser_host=org.baton.browser_host
+extension_dir="$data/baton/browser-extension"
+extension_files=(manifest.json background.js)
+chromium_hosts=("$config/chromium/NativeMessagingHosts" "$config/google-chrome/NativeMessagingHosts")
+firefox_hosts="$HOME/.mozilla/native-messaging-hosts"
 
 # Every path the installation makes (a folder only for each example's resources); the
 # uninstaller removes exactly these.
@@ -81,6 +99,9 @@ installed_files() {
     echo "$config/autostart/org.baton.Daemon.desktop"
     echo "$data/applications/org.baton.Daemon.desktop"
     echo "$data/applications/org.baton.Baton.desktop"
+    echo "$data/applications/org.baton.BrowserHost.desktop"
+    for folder in "${chromium_hosts[@]}" "$firefox_hosts"; do echo "$folder/$browser_host.json"; done
+    for file in "${extension_files[@]}"; do echo "$extension_dir/$file"; done
     echo "$data/icons/hicolor/scalable/apps/org.baton.Daemon.svg"
     echo "$data/icons/hicolor/symbolic/apps/org.baton.Daemon-symbolic.svg"
     for example in "${examples[@]}"; do
@@ -136,13 +157,20 @@ install_template() {
 install -d "$bindir" "$data/dbus-1/services" "$unitdir" "$wants" \
     "$config/autostart" "$data/applications" "$data/icons/hicolor/scalable/apps" \
     "$data/icons/hicolor/symbolic/apps" "$data/metainfo" "$data/bash-completion/completions" \
-    "$data/zsh/site-functions" "$config/fish/completions" "$mandir/man1"
+    "$data/zsh/site-functions" "$config/fish/completions" "$mandir/man1" \
+    "${chromium_hosts[@]}" "$firefox_hosts" "$extension_dir"
 for program in "${programs[@]}"; do install -m 0755 "$bin/$program" "$bindir/"; done
 install_template "$resources/org.baton.Daemon.service" "$data/dbus-1/services/org.baton.Daemon.service"
 install_template "$resources/batond.service" "$unitdir/batond.service"
 install_template "$resources/org.baton.Daemon-autostart.desktop" "$config/autostart/org.baton.Daemon.desktop"
 install_template "$resources/org.baton.Daemon.desktop" "$data/applications/org.baton.Daemon.desktop"
 install_template Sources/BatonApp/Resources/org.baton.Baton.desktop "$data/applications/org.baton.Baton.desktop"
+install_template Sources/BatonBrowserHost/Resources/org.baton.BrowserHost.desktop "$data/applications/org.baton.BrowserHost.desktop"
+for folder in "${chromium_hosts[@]}"; do
+    install_template "Browser/native-messaging/chromium/$browser_host.json" "$folder/$browser_host.json"
+done
+install_template "Browser/native-messaging/firefox/$browser_host.json" "$firefox_hosts/$browser_host.json"
+for file in "${extension_files[@]}"; do install -m 0644 "Browser/extension/$file" "$extension_dir/"; done
 install -m 0644 "$resources/org.baton.Daemon.svg" "$data/icons/hicolor/scalable/apps/"
 install -m 0644 "$resources/org.baton.Daemon-symbolic.svg" "$data/icons/hicolor/symbolic/apps/"
 # Each example's entry names the bare program on every Exec line (the main group's and each
@@ -162,7 +190,7 @@ done
 if command -v desktop-file-validate >/dev/null 2>&1; then
     desktop-file-validate "$data/applications/org.baton.Daemon.desktop" "$config/autostart/org.baton.Daemon.desktop" \
         "$data/applications/org.example.MailComposer.desktop" "$data/applications/org.example.TextEditor.desktop" \
-        "$data/applications/org.baton.Baton.desktop" \
+        "$data/applications/org.baton.Baton.desktop" "$data/applications/org.baton.BrowserHost.desktop" \
         || echo "install-service: warning: desktop-file-validate found problems (above)" >&2
 fi
 # The caches desktops read: the MIME handlers (so mailto: links can offer MailComposer and text files TextEditor; the
@@ -234,4 +262,5 @@ else
     echo "install-service: no systemd user manager here; batond.service enabled by linking it into $wants"
     echo "install-service: batond starts with the next session (autostart entry or unit), or when an app or baton first needs it"
 fi
+echo "install-service: the browser extension is in $extension_dir: load it in chrome://extensions (Developer mode, Load unpacked)"
 echo "install-service: done. Try: $bindir/baton status"

@@ -2,8 +2,10 @@
 # Removes what scripts/install-service.sh installed for the current user, as that script
 # lists it (`install-service.sh --list-files`, with the same PREFIX, HOME and XDG_* variables):
 # the binaries, the D-Bus service files, the systemd user unit and its link in
-# graphical-session.target.wants/, the autostart entry, the desktop entries of batond and the
-# example apps (MailComposer, TextEditor), the icons, the examples' AppStream metainfo, the shell
+# graphical-session.target.wants/, the autostart entry, the desktop entries of batond, the browser
+# host and the example apps (MailComposer, TextEditor), the browsers' native messaging host
+# manifests and the browser extension's folder (a browser that loaded it keeps its own copy of
+# nothing: remove it in the browser too), the icons, the examples' AppStream metainfo, the shell
 # completions and the manual pages. A batond running from the installed binary is stopped first (through systemd when a
 # user manager runs). The shared caches the installer refreshed are refreshed again, not
 # deleted: update-desktop-database rewrites applications/mimeinfo.cache without the examples'
@@ -84,8 +86,15 @@ for path in "${files[@]}"; do
     fi
     removed=$((removed + 1))
 done
-# The unit's wants folder, when the link was all it held.
+# The unit's wants folder, when the link was all it held; the extension's folder; the browsers'
+# native messaging folders (and the browser's own, for a browser never used), when empty.
 rmdir "$config/systemd/user/graphical-session.target.wants" 2>/dev/null || true
+rmdir "$data/baton/browser-extension" "$data/baton" 2>/dev/null || true
+for browser in "$config/chromium" "$config/google-chrome" "$HOME/.mozilla"; do
+    for folder in "$browser/NativeMessagingHosts" "$browser/native-messaging-hosts" "$browser"; do
+        rmdir "$folder" 2>/dev/null || true
+    done
+done
 # The MIME cache of the applications folder, which other apps' entries may be in too: written
 # again from what is left. One that lists no handler at all (no `type=entries;` line, only its
 # group header) is removed, as though update-desktop-database had never run there.

@@ -7,11 +7,13 @@
 # mailto: handler and TextEditor for text/markdown, neither made the default), the D-Bus
 # service files start the installed programs, the icons are SVG documents, the examples'
 # metainfo passes appstreamcli, the
-# completion scripts parse, the manual pages render; with a fake systemctl first on PATH, the
-# scripts go through `systemctl --user` instead. Then the installed batond runs on a private
-# bus, a second one exits at once with status 0, and uninstall-service.sh stops it, removes
-# every installed file (and the examples from the MIME cache) but leaves the user's state and
-# keys, which --purge deletes.
+# completion scripts parse, the manual pages render, the browsers' native messaging manifests
+# name the installed browser host and allow only the extension's ids; with a fake systemctl
+# first on PATH, the scripts go through `systemctl --user` instead. Then the installed batond
+# runs on a private bus, a second one exits at once with status 0, the installed browser host
+# registers with it (verified by its installed entry), and uninstall-service.sh stops batond,
+# removes every installed file (and the examples from the MIME cache, and the browser folders
+# it made) but leaves the user's state and keys, which --purge deletes.
 # Installs the debug products (`swift build --show-bin-path`), built here when missing.
 # Exits non-zero when a case fails.
 set -euo pipefail
@@ -30,7 +32,7 @@ pass() {
 if ! command -v swift >/dev/null 2>&1; then source scripts/setup.sh >/dev/null; fi
 bin=$(swift build --show-bin-path)
 examples=(MailComposer TextEditor)
-for product in batond baton baton-app "${examples[@]}"; do
+for product in batond baton baton-app baton-browser-host "${examples[@]}"; do
     [ -x "$bin/$product" ] || swift build --product "$product"
 done
 # swift-argument-parser's generate-manual tool, which install-service.sh finds beside the
@@ -86,7 +88,12 @@ expected=("$bindir/batond" "$bindir/baton"
     "$data/bash-completion/completions/baton" "$data/bash-completion/completions/batond"
     "$data/zsh/site-functions/_baton" "$data/zsh/site-functions/_batond"
     "$config/fish/completions/baton.fish" "$config/fish/completions/batond.fish"
-    "$mandir/man1/baton.1" "$mandir/man1/batond.1")
+    "$mandir/man1/baton.1" "$mandir/man1/batond.1"
+    "$bindir/baton-browser-host" "$data/applications/org.baton.BrowserHost.desktop"
+    "$config/chromium/NativeMessagingHosts/org.baton.browser_host.json"
+    "$config/google-chrome/NativeMessagingHosts/org.baton.browser_host.json"
+    "$home/.mozilla/native-messaging-hosts/org.baton.browser_host.json"
+    "$data/baton/browser-extension/manifest.json" "$data/baton/browser-extension/background.js")
 for example in "${examples[@]}"; do
     expected+=("$bindir/$example" "$bindir/Baton_$example.resources"
         "$data/applications/org.example.$example.desktop" "$data/dbus-1/services/org.example.$example.service"
@@ -158,7 +165,8 @@ fi
 # The desktop entries.
 if command -v desktop-file-validate >/dev/null 2>&1; then
     for entry in "$data/applications/org.baton.Daemon.desktop" "$config/autostart/org.baton.Daemon.desktop" \
-        "$data/applications/org.example.MailComposer.desktop" "$data/applications/org.example.TextEditor.desktop"; do
+        "$data/applications/org.example.MailComposer.desktop" "$data/applications/org.example.TextEditor.desktop" \
+        "$data/applications/org.baton.BrowserHost.desktop"; do
         if validation=$(desktop-file-validate "$entry" 2>&1) && [ -z "$validation" ]; then
             pass "desktop-file-validate: $(basename "$(dirname "$entry")")/$(basename "$entry")"
         else
@@ -235,6 +243,40 @@ done
 if grep -q '@bindir@' "$data/dbus-1/services/"*.service; then
     fail "a D-Bus service file still says @bindir@"
 fi
+
+# The browser host: its entry (by which batond verifies it), the browsers' host manifests naming
+# the installed host and allowing the extension (the Chromium id is the one its manifest's key
+# gives: the first 32 hex digits of the key's SHA-256, 0-f written a-p), and the extension.
+host_entry="$data/applications/org.baton.BrowserHost.desktop"
+for line in "NoDisplay=true" "Exec=$bindir/baton-browser-host" "X-Baton-TeamID=org.baton" \
+    "X-Baton-ActivityTypes=NSUserActivityTypeBrowsingWeb;"; do
+    grep -qxF "$line" "$host_entry" || fail "the browser host's entry has no line $line"
+done
+extension_manifest="$data/baton/browser-extension/manifest.json"
+key=$(sed -n 's/^ *"key": *"\([A-Za-z0-9+\/=]*\)".*/\1/p' "$extension_manifest")
+extension_id=$(printf '%s' "$key" | base64 -d 2>/dev/null | sha256sum | cut -c1-32 | tr '0-9a-f' 'a-p')
+gecko_id=$(sed -n 's/^ *"id": *"\([^"]*\)".*/\1/p' "$extension_manifest")
+if [ -z "$key" ] || [ "${#extension_id}" -ne 32 ] || [ -z "$gecko_id" ]; then
+    fail "the extension's manifest has no key or no Firefox id: key ${key:0:20}…, gecko id $gecko_id"
+fi
+for manifest in "$config/chromium/NativeMessagingHosts/org.baton.browser_host.json" \
+    "$config/google-chrome/NativeMessagingHosts/org.baton.browser_host.json" \
+    "$home/.mozilla/native-messaging-hosts/org.baton.browser_host.json"; do
+    case "$manifest" in
+        */.mozilla/*) allowed="\"allowed_extensions\": [\"$gecko_id\"]" ;;
+        *) allowed="\"allowed_origins\": [\"chrome-extension://$extension_id/\"]" ;;
+    esac
+    parsed=true
+    if command -v python3 >/dev/null 2>&1; then python3 -m json.tool "$manifest" >/dev/null 2>&1 || parsed=false; fi
+    if $parsed && grep -qF "\"path\": \"$bindir/baton-browser-host\"" "$manifest" && grep -qF "$allowed" "$manifest" \
+        && grep -qF '"name": "org.baton.browser_host"' "$manifest" && grep -qF '"type": "stdio"' "$manifest"; then
+        pass "$(basename "$(dirname "$(dirname "$manifest")")")'s host manifest names $bindir/baton-browser-host and allows only the extension"
+    else
+        fail "the host manifest $manifest: $(cat "$manifest")"
+    fi
+done
+cmp -s "$extension_manifest" "$root/Browser/extension/manifest.json" && cmp -s "$data/baton/browser-extension/background.js" \
+    "$root/Browser/extension/background.js" || fail "the installed extension differs from Browser/extension"
 
 # The examples' AppStream metainfo.
 if command -v appstreamcli >/dev/null 2>&1; then
@@ -317,6 +359,17 @@ else
     fail "a second batond: status $second_status: $(cat "$home/run/second.log")"
 fi
 [ -f "$XDG_CONFIG_HOME/baton/identity.pem" ] || fail "batond made no identity in $XDG_CONFIG_HOME/baton"
+# The installed browser host, as a browser starts it (a message on standard input, which then
+# ends), registers with batond, which verifies it by its installed entry; it exits with 0.
+host_status=0
+{ printf '\016\000\000\000{"page": null}'; sleep 1; } | timeout 10 "$bindir/baton-browser-host" \
+    "chrome-extension://$extension_id/" 2>"$home/run/browser-host.log" || host_status=$?
+if [ "$host_status" -eq 0 ] && grep -q "registered with the Baton service" "$home/run/browser-host.log" \
+    && grep -q "registered org.baton.BrowserHost .*verified by $host_entry" "$home/run/batond.log"; then
+    pass "the installed baton-browser-host registers, verified by its installed entry, and exits with 0 at the end of its input"
+else
+    fail "the installed browser host: status $host_status: $(cat "$home/run/browser-host.log"); batond: $(grep BrowserHost "$home/run/batond.log")"
+fi
 
 status=0
 output=$(scripts/uninstall-service.sh 2>&1) || status=$?
@@ -333,6 +386,9 @@ for path in "${listed[@]}"; do
     if [ -e "$path" ] || [ -L "$path" ]; then left+=("$path"); fi
 done
 [ -e "$config/systemd/user/graphical-session.target.wants" ] && left+=("the wants folder")
+for folder in "$data/baton" "$config/chromium" "$config/google-chrome" "$home/.mozilla"; do
+    [ -e "$folder" ] && left+=("$folder")
+done
 if ((${#left[@]} == 0)); then pass "uninstall-service.sh stopped batond and removed every installed file"; else fail "uninstall left ${left[*]}"; fi
 # The MIME cache was rewritten without the examples (and, listing nothing then, removed).
 if [ -e "$mime_cache" ] && grep -q 'org\.example\.\(MailComposer\|TextEditor\)\.desktop' "$mime_cache"; then

@@ -1,4 +1,3 @@
-import BatonBus
 import BatonGLib
 import Foundation
 
@@ -9,15 +8,15 @@ import Foundation
 /// runs the program the installed D-Bus service file of the name (`Exec=` of
 /// `dbus-1/services/org.baton.Daemon.service` under `$XDG_DATA_HOME` and `$XDG_DATA_DIRS`)
 /// names, or, with no service file installed, a program whose file name is `batond`.
-enum ServiceOwnerCheck {
+package enum ServiceOwnerCheck {
     /// The file name of batond's program.
-    static let programName = "batond"
+    package static let programName = "batond"
 
     /// Checks the process behind `owner`.
     ///
     /// - Throws: ``ServiceError/accessDenied(_:)`` saying why it is not batond.
     @MainActor
-    static func verify(_ owner: String, on connection: BusConnection) async throws {
+    package static func verify(_ owner: String, on connection: BusConnection) async throws {
         let credentials: BusPeerCredentials
         do {
             credentials = try await connection.peerCredentials(of: owner)
@@ -32,7 +31,7 @@ enum ServiceOwnerCheck {
     /// none is installed).
     ///
     /// - Throws: ``ServiceError/accessDenied(_:)`` saying why it is not batond.
-    static func check(_ credentials: BusPeerCredentials, serviceExec: String?, searchPath: String?) throws {
+    package static func check(_ credentials: BusPeerCredentials, serviceExec: String?, searchPath: String?) throws {
         guard credentials.isSameUser else {
             throw ServiceError.accessDenied("its process \(credentials.pid) runs as another user (uid \(credentials.uid))")
         }

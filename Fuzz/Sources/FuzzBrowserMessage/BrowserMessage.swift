@@ -1,0 +1,1 @@
+../../../Sources/BatonBrowserHost/BrowserMessage.swift
