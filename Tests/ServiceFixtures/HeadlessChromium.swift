@@ -1,21 +1,20 @@
 import Foundation
-import ServiceFixtures
 
 /// Chromium, headless, on a test's session, with Baton's extension loaded from the source
 /// tree and the native messaging host installed as `scripts/install-service.sh` installs it:
 /// the shipped manifest template in `$XDG_CONFIG_HOME/chromium/NativeMessagingHosts/`, which
 /// is the profile folder (`--user-data-dir`), and the shipped desktop entry. Tabs are driven
 /// through the DevTools HTTP endpoints.
-final class HeadlessChromium {
+public final class HeadlessChromium {
     /// The source tree's root.
-    static let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    public static let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     /// The extension's folder.
-    static let extensionFolder = sourceRoot.appendingPathComponent("Browser/extension", isDirectory: true)
+    public static let extensionFolder = sourceRoot.appendingPathComponent("Browser/extension", isDirectory: true)
 
     /// Chromium's program: Debian's (`chromium`, installed by scripts/setup.sh), else one on
     /// `PATH`; nil when there is none.
-    static var executable: URL? {
+    public static var executable: URL? {
         let fileManager = FileManager.default
         if fileManager.isExecutableFile(atPath: "/usr/lib/chromium/chromium") {
             return URL(fileURLWithPath: "/usr/lib/chromium/chromium")
@@ -32,14 +31,14 @@ final class HeadlessChromium {
 
     /// What a test says when Chromium is missing: the tests fail, rather than skip, so that a
     /// machine without it does not pass them unnoticed.
-    static let missingMessage = "Chromium is not installed (Debian package chromium, which scripts/setup.sh installs): "
+    public static let missingMessage = "Chromium is not installed (Debian package chromium, which scripts/setup.sh installs): "
         + "the browser extension cannot be tested"
 
-    let child: ChildProcess
-    let profile: URL
+    public let child: ChildProcess
+    public let profile: URL
 
     /// Installs the host for `session` and starts Chromium with `arguments` before `urls`.
-    init(session: ServiceSession, arguments: [String] = [], urls: [String]) throws {
+    public init(session: ServiceSession, arguments: [String] = [], urls: [String]) throws {
         guard let executable = Self.executable else { throw FixtureError(Self.missingMessage) }
         try Self.installHost(in: session)
         profile = session.root.appendingPathComponent("config/chromium", isDirectory: true)
@@ -56,7 +55,7 @@ final class HeadlessChromium {
 
     /// Installs the host's shipped desktop entry and Chromium's native messaging manifest,
     /// with `@bindir@` the folder of the built products.
-    static func installHost(in session: ServiceSession) throws {
+    public static func installHost(in session: ServiceSession) throws {
         let bindir = ServiceSession.productsFolder.path
         let entry = try String(contentsOf: sourceRoot.appendingPathComponent(
             "Sources/BatonBrowserHost/Resources/org.baton.BrowserHost.desktop"), encoding: .utf8)
@@ -72,7 +71,7 @@ final class HeadlessChromium {
     }
 
     /// The DevTools port, once Chromium wrote it.
-    func devToolsPort(timeout: TimeInterval = 20) throws -> UInt16 {
+    public func devToolsPort(timeout: TimeInterval = 20) throws -> UInt16 {
         let file = profile.appendingPathComponent("DevToolsActivePort")
         var port: UInt16?
         waitUntil(timeout: timeout) {
@@ -86,7 +85,7 @@ final class HeadlessChromium {
     /// Opens `url` in a new tab (in a new normal window when only a private one is open), which
     /// becomes the active tab; returns its target id.
     @discardableResult
-    func openTab(_ url: String) throws -> String {
+    public func openTab(_ url: String) throws -> String {
         let answer = try LoopbackHTTP.request("PUT", port: try devToolsPort(), path: "/json/new?\(url)")
         guard answer.status == 200,
               let target = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any],
@@ -97,26 +96,26 @@ final class HeadlessChromium {
     }
 
     /// Makes the tab `target` the active one of its window.
-    func activate(_ target: String) throws {
+    public func activate(_ target: String) throws {
         let answer = try LoopbackHTTP.request("GET", port: try devToolsPort(), path: "/json/activate/\(target)")
         guard answer.status == 200 else { throw FixtureError("DevTools did not activate \(target): \(answer.body)") }
     }
 
     /// Closes the tab `target`.
-    func close(_ target: String) throws {
+    public func close(_ target: String) throws {
         let answer = try LoopbackHTTP.request("GET", port: try devToolsPort(), path: "/json/close/\(target)")
         guard answer.status == 200 else { throw FixtureError("DevTools did not close \(target): \(answer.body)") }
     }
 
     /// The target id of the page tab showing `url`.
-    func target(showing url: String) throws -> String? {
+    public func target(showing url: String) throws -> String? {
         let answer = try LoopbackHTTP.request("GET", port: try devToolsPort(), path: "/json/list")
         let targets = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [[String: Any]] ?? []
         return targets.first { $0["type"] as? String == "page" && $0["url"] as? String == url }?["id"] as? String
     }
 
     /// Quits Chromium as a desktop does (SIGTERM), waiting for it to exit.
-    func quit() {
+    public func quit() {
         child.stop()
     }
 }

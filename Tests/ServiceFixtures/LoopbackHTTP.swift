@@ -6,13 +6,13 @@ import Synchronization
 /// whose title is the one set for `/NAME` (``setTitle(_:for:)``), else "Page NAME", with the
 /// extra markup set for it (a script that retitles or navigates the page). It serves on a
 /// thread of its own until ``stop()``.
-final class LoopbackPageServer: Sendable {
+public final class LoopbackPageServer: Sendable {
     /// The port it listens on.
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
     private let pages = Mutex<[String: (title: String, body: String)]>([:])
 
-    init() throws {
+    public init() throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw LoopbackHTTPError("socket: errno \(errno)") }
         var address = sockaddr_in()
@@ -37,15 +37,15 @@ final class LoopbackPageServer: Sendable {
     }
 
     /// The URL of the page `/name`.
-    func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }
+    public func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }
 
     /// Sets the title of `/name`, and markup for its body.
-    func setTitle(_ title: String, for name: String, body: String = "") {
+    public func setTitle(_ title: String, for name: String, body: String = "") {
         pages.withLock { $0["/" + name] = (title, body) }
     }
 
     /// Stops serving.
-    func stop() {
+    public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
@@ -88,9 +88,9 @@ final class LoopbackPageServer: Sendable {
 }
 
 /// A tiny HTTP/1.1 client for loopback endpoints (Chromium's DevTools HTTP endpoints).
-enum LoopbackHTTP {
+public enum LoopbackHTTP {
     /// Sends `method path` to 127.0.0.1:`port` and returns the status and body.
-    static func request(_ method: String, port: UInt16, path: String) throws -> (status: Int, body: String) {
+    public static func request(_ method: String, port: UInt16, path: String) throws -> (status: Int, body: String) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw LoopbackHTTPError("socket: errno \(errno)") }
         defer { close(descriptor) }
@@ -169,7 +169,7 @@ enum LoopbackHTTP {
 }
 
 /// A loopback HTTP exchange that failed.
-struct LoopbackHTTPError: Error, CustomStringConvertible {
-    let description: String
+public struct LoopbackHTTPError: Error, CustomStringConvertible {
+    public let description: String
     init(_ description: String) { self.description = description }
 }
