@@ -13,7 +13,9 @@ struct DomainsCommand: ParsableCommand {
             device continues in an app only while its claim is verified; otherwise it opens in \
             the default browser. Answers are kept as long as the site's Cache-Control max-age \
             says (a day when it says nothing, at least an hour, at most a week) and fetched \
-            again then; a failed fetch leaves the earlier answer standing until it expires.
+            again then; a failed fetch leaves the earlier answer standing until it expires. \
+            CHECKED is batond's latest fetch, FETCHED the one whose answer is in use, EXPIRES \
+            when that answer stops counting.
             """)
 
     @Flag(help: "Fetch every claimed domain's association file now, then list.")
@@ -26,19 +28,19 @@ struct DomainsCommand: ParsableCommand {
             let records = try ServiceProxy.call(verify ? "VerifyDomains" : "ListDomains", timeout: 60).at(0)?.dictionaries ?? []
             if output.json { return try JSONOutput.print(records.map { $0.mapValues(JSONOutput.object) }) }
             guard !records.isEmpty else { return print("No app claims a web domain.") }
-            TextTable.print(header: ["APP", "DOMAIN", "STATE", "FETCHED", "EXPIRES", "DETAIL"], rows: records.map { record in
+            TextTable.print(header: ["APP", "DOMAIN", "STATE", "CHECKED", "FETCHED", "EXPIRES", "DETAIL"], rows: records.map { record in
                 [record["app-id"]?.string ?? "", record["domain"]?.string ?? "", record["state"]?.string ?? "",
-                 Self.date(record["fetched"]?.number), Self.date(record["expires"]?.number),
+                 Self.date(record["checked"]?.number), Self.date(record["fetched"]?.number), Self.date(record["expires"]?.number),
                  record["reason"]?.string ?? record["source"]?.string ?? ""].map(TerminalText.printable)
             })
         }
     }
 
-    /// A time of the records (Unix time) as a local date and time to the second, or `-`.
+    /// A time of the records (Unix time) as a local date and time to the minute, or `-`.
     private static func date(_ seconds: Double?) -> String {
         guard let seconds, seconds.isFinite else { return "-" }
         let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
         return formatter.string(from: Date(timeIntervalSince1970: seconds))
     }
 }

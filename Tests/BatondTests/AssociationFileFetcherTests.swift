@@ -71,10 +71,50 @@ final class AssociationFileFetcherTests: XCTestCase {
     }
 
     func testTheCertificateMustNameTheHostEvenFromATrustedAuthority() async throws {
+        site.remove()
+        site = try TestWebSite(names: ["other.example"])
         try site.serve(batonPath, body: TestWebSite.associationFile(["org.example.org.example.Mail"]))
         try site.start(port: port)
-        let reason = failure(await try fetcher().fetch(host: "127.0.0.1"))
-        XCTAssertTrue(reason.contains("cannot reach https://127.0.0.1"), reason)
+        for host in ["localhost", "127.0.0.1"] {
+            let reason = failure(await try fetcher().fetch(host: host))
+            XCTAssertTrue(reason.hasPrefix("cannot reach https://\(host):"), reason)
+            XCTAssertTrue(reason.lowercased().contains("certificate"), reason)
+        }
+    }
+
+    func testApplesFileIsReadWhereBatonsPathAnswersSomethingElse() async throws {
+        try site.serve(batonPath, headers: ["Content-Type": "text/html"], body: "<html>a catch-all page</html>")
+        try site.serve(applePath, body: TestWebSite.associationFile(["ABCDE12345.com.example.app"]))
+        try site.start(port: port)
+        let outcome = await try fetcher().fetch(host: "localhost")
+        guard case .file(let file, let source, _) = outcome else { return XCTFail("\(outcome)") }
+        XCTAssertEqual(file.apps, ["ABCDE12345.com.example.app"])
+        XCTAssertEqual(source, "https://localhost/\(applePath)")
+
+        try site.serve(batonPath, status: "410 Gone", headers: [:], body: "")
+        guard case .file = await try fetcher().fetch(host: "localhost") else { return XCTFail("410 is no file too") }
+    }
+
+    func testASiteThatNeverAnswersIsGivenUpOnTime() async throws {
+        // A listener that never accepts: the connection is made, the TLS handshake never ends.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        XCTAssertEqual(bound, 0)
+        XCTAssertEqual(listen(listener, 4), 0)
+        var slow = try fetcher()
+        slow.timeout = 1
+        let started = Date()
+        let reason = failure(await slow.fetch(host: "localhost"))
+        XCTAssertTrue(reason.hasPrefix("cannot reach https://localhost"), reason)
+        XCTAssertTrue(reason.contains("no answer within 1 s"), reason)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 4)
     }
 
     func testRedirectsErrorsAndBadFilesAreRefusedSayingWhy() async throws {
@@ -88,9 +128,10 @@ final class AssociationFileFetcherTests: XCTestCase {
         reason = try await self.reason()
         XCTAssertEqual(reason, "localhost serves neither /\(batonPath) nor /\(applePath)")
 
-        try site.serve(batonPath, status: "500 Internal Server Error", headers: [:], body: "")
+        try site.serve(batonPath, status: "500 Internal \u{1B}[31mServer Error", headers: [:], body: "")
         reason = try await self.reason()
-        XCTAssertEqual(reason, "https://localhost/\(batonPath) answered 500 Internal Server Error")
+        XCTAssertEqual(reason, "https://localhost/\(batonPath) answered 500 Internal \u{FFFD}[31mServer Error",
+                       "the site's words, its escape replaced, never passed on")
 
         try site.serve(batonPath, body: "<html>not json</html>")
         reason = try await self.reason()

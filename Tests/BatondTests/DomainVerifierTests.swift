@@ -141,5 +141,50 @@ final class DomainVerifierTests: XCTestCase {
         XCTAssertThrowsError(try ContinuationBroker.checkSamePage(payload("https://evil.example/"), as: listed))
         XCTAssertThrowsError(try ContinuationBroker.checkSamePage(payload("http://mail.example.org/"), as: listed))
         XCTAssertThrowsError(try ContinuationBroker.checkSamePage(payload(nil), as: listed))
+        let withUserInfo = try UserActivityPayload(activityType: UserActivity.browsingWebType, userInfo: ["draft": "x"],
+                                                   webpageURL: listed).encodedBytes()
+        XCTAssertThrowsError(try ContinuationBroker.checkSamePage(withUserInfo, as: listed), "a page carries no userInfo")
     }
+
+    func testAnAppWithAnExactClaimGoesBeforeWildcardsWhateverItsOrder() async throws {
+        let both = app("both.App", domains: "*.example.net;shop.example.net")
+        let exact = app("exact.App", domains: "shop.example.net")
+        let verifier = verifier([exact, both])
+        let now = Date()
+        verifier.record(try file(["org.example.both.App"]), for: "example.net", now: now)
+        verifier.record(try file(["org.example.both.App", "org.example.exact.App"]), for: "shop.example.net", now: now)
+        XCTAssertEqual(verifier.verifiedApps(for: URL(string: "https://shop.example.net/")!, now: now).map(\.appID),
+                       ["exact.App", "both.App"], "both apps' exact claims count, in the apps' order")
+    }
+
+    func testASiteIsFetchedAgainWhenTheAppsClaimingItChange() async throws {
+        let fetched = FetchCounter()
+        let outcome = try file(["org.example.a.App"])
+        let verifier = DomainVerifier(stateDirectory: folder, logger: logger) { host in
+            await fetched.add(host)
+            return outcome
+        }
+        var apps = [app("a.App", domains: "a.example.org")]
+        verifier.installedApps = { apps }
+        await verifier.verifyAll()
+        let first = await fetched.hosts
+        XCTAssertEqual(first, ["a.example.org"])
+        verifier.refresh()
+        await verifier.waitForFetches()
+        let unchanged = await fetched.hosts
+        XCTAssertEqual(unchanged, ["a.example.org"], "an answer that holds is not fetched again")
+
+        apps.append(app("b.App", domains: "a.example.org"))
+        verifier.refresh()
+        await verifier.waitForFetches()
+        let changed = await fetched.hosts
+        XCTAssertEqual(changed, ["a.example.org", "a.example.org"], "a new claimant has the site fetched again")
+        XCTAssertEqual(verifier.claimStates().map(\.state), [.verified, .failed])
+    }
+}
+
+/// The hosts a verifier asked for, in order.
+private actor FetchCounter {
+    private(set) var hosts: [String] = []
+    func add(_ host: String) { hosts.append(host) }
 }

@@ -158,7 +158,9 @@ final class ContinuationBroker {
         do {
             let payload: FetchedPayload
             (payload, fetchedAt) = try await fetched.value
-            if type == UserActivity.browsingWebType { try Self.checkSamePage(payload.bytes, as: source.webpageURL) }
+            if type == UserActivity.browsingWebType, prefetched == nil {
+                try Self.checkSamePage(payload.bytes, as: source.webpageURL)
+            }
             let placed = try await placeDocument(of: payload, source: source) { [self] message, fraction in
                 do {
                     _ = try await callApp(target.busName, "ReportProgress", [.string(token), .string(message), .double(fraction ?? -1)],
@@ -221,6 +223,9 @@ final class ContinuationBroker {
             let payload: FetchedPayload
             do {
                 payload = try await fetchPayload(source)
+                if source.activityType == UserActivity.browsingWebType {
+                    try Self.checkSamePage(payload.bytes, as: source.webpageURL)
+                }
             } catch {
                 let failure = ServiceError.userActivityError(from: error)
                 logger.info("continuation of \(source.activityType) failed before \(app.appID) was started: \(failure)")
@@ -233,12 +238,18 @@ final class ContinuationBroker {
         }
     }
 
-    /// Checks that a web page's payload names the page it was chosen by: its app was chosen
-    /// for the listed page's domain, so a payload naming another site's page must not reach it.
+    /// Checks that a web page's payload is a page, and of the site its app was chosen for: the
+    /// app was chosen by the listed page's domain, so a payload naming another site's page, or
+    /// carrying `userInfo` the app would read, must not reach it. Run before an app is started.
     ///
-    /// - Throws: ``ServiceError/activity(_:)`` with `handoffFailed` when the page differs.
+    /// - Throws: ``ServiceError/activity(_:)`` with `handoffFailed` when the page differs or
+    ///   carries `userInfo`.
     static func checkSamePage(_ bytes: [UInt8], as listed: URL?) throws {
-        let sent = try decode(bytes).webpageURL
+        let payload = try decode(bytes)
+        guard payload.userInfo.isEmpty else {
+            throw ServiceError.activity(.handoffFailed("a web page activity carries no userInfo, and this one does"))
+        }
+        let sent = payload.webpageURL
         guard let sent, let listed, sent.host?.lowercased() == listed.host?.lowercased(), sent.scheme == listed.scheme else {
             throw ServiceError.activity(.handoffFailed("the page sent (\(sent?.host ?? "none")) is not on the site listed (\(listed?.host ?? "none"))"))
         }

@@ -1,3 +1,4 @@
+import BatonBus
 import CGLib
 import Dispatch
 import Foundation
@@ -16,8 +17,8 @@ struct AssociationFileFetcher: Sendable {
 
     /// The paths asked for, in order.
     static let paths = ["/.well-known/baton-app-site-association", "/.well-known/apple-app-site-association"]
-    /// Seconds a whole fetch (both paths) may take.
-    static let timeout: Double = 15
+    /// Seconds a whole fetch (both paths) may take: 15, but for tests.
+    var timeout: Double = 15
 
     /// What a fetch found.
     enum Outcome: Equatable, Sendable {
@@ -27,45 +28,78 @@ struct AssociationFileFetcher: Sendable {
         case failure(String)
     }
 
-    /// Fetches the file of `host`, on a thread of its own.
+    /// Fetches the file of `host` on a thread of its own (it blocks on the network, so not on
+    /// one of the pool's threads that tasks share).
     func fetch(host: String) async -> Outcome {
-        await Task.detached { [self] in fetchBlocking(host: host) }.value
+        await withCheckedContinuation { continuation in
+            let thread = Thread { [self] in continuation.resume(returning: fetchBlocking(host: host)) }
+            thread.name = "batond association file"
+            thread.start()
+        }
     }
 
-    private func fetchBlocking(host: String) -> Outcome {
-        let deadline = Deadline(after: Self.timeout)
+    /// What one path of the site gave.
+    private enum Attempt {
+        case file(AssociationFile, maximumAge: Int?)
+        /// `404` or `410`: the site has no such file.
+        case missing
+        /// Something the site answered that is not a file to use, and why.
+        case refused(String)
+    }
+
+    /// Each path in turn: the first good file wins; a site that cannot be reached ends the
+    /// fetch at once; a path that answers with something else is reported unless a later
+    /// path has a good file.
+    func fetchBlocking(host: String) -> Outcome {
+        let deadline = Deadline(after: timeout)
         defer { deadline.finish() }
-        for (index, path) in Self.paths.enumerated() {
+        var refusal: String?
+        for path in Self.paths {
             let source = "https://\(host)\(path)"
-            let response: HTTPResponse
+            let attempt: Attempt
             do {
-                response = try HTTPResponse(try get(host: host, path: path, cancellable: deadline.cancellable))
-            } catch let error as FetchError {
-                return .failure(error.description)
+                attempt = try self.attempt(host: host, path: path, cancellable: deadline.cancellable)
             } catch {
-                return .failure("\(source): \(error)")
+                return .failure("\(error)")
             }
-            switch response.status {
-            case 200:
-                if let length = response.headers["content-length"].flatMap(Int.init), length != response.body.count {
-                    return .failure("\(source): the answer was cut short (\(response.body.count) of \(length) bytes)")
-                }
-                do {
-                    return .file(try AssociationFile(bytes: response.body), source: source, maximumAge: response.maximumAge)
-                } catch {
-                    return .failure("\(source): \(error)")
-                }
-            case 404 where index < Self.paths.count - 1, 410 where index < Self.paths.count - 1:
-                continue
-            case 300...399:
-                return .failure("\(source) redirects (\(response.status)); the file must be served by \(host) itself")
-            default:
-                let last = index == Self.paths.count - 1 && (response.status == 404 || response.status == 410)
-                return .failure(last ? "\(host) serves neither \(Self.paths.joined(separator: " nor "))"
-                                     : "\(source) answered \(response.status) \(response.reason)")
+            switch attempt {
+            case .file(let file, let age): return .file(file, source: source, maximumAge: age)
+            case .missing: continue
+            case .refused(let reason): refusal = refusal ?? reason
             }
         }
-        return .failure("\(host) serves no association file")
+        return .failure(refusal ?? "\(host) serves neither \(Self.paths.joined(separator: " nor "))")
+    }
+
+    /// Asks for one path.
+    ///
+    /// - Throws: ``FetchError`` when the site cannot be reached, its certificate is not
+    ///   trusted, or it does not answer HTTP in time.
+    private func attempt(host: String, path: String, cancellable: UnsafeMutablePointer<GCancellable>) throws -> Attempt {
+        let source = "https://\(host)\(path)"
+        let response: HTTPResponse
+        do {
+            response = try HTTPResponse(try get(host: host, path: path, cancellable: cancellable))
+        } catch let error as HTTPResponseError {
+            throw FetchError("\(source): \(error)")
+        }
+        switch response.status {
+        case 200:
+            if let length = response.headers["content-length"].flatMap(Int.init), length != response.body.count {
+                return .refused("\(source): the answer was cut short (\(response.body.count) of \(length) bytes)")
+            }
+            do {
+                return .file(try AssociationFile(bytes: response.body), maximumAge: response.maximumAge)
+            } catch {
+                return .refused("\(source): \(error)")
+            }
+        case 404, 410:
+            return .missing
+        case 300...399:
+            return .refused("\(source) redirects (\(response.status)); the file must be served by \(host) itself")
+        default:
+            return .refused("\(source) answered \(response.status) \(Excerpt.of(response.reason))")
+        }
     }
 
     /// The largest answer read: the header and the largest file.
@@ -76,11 +110,11 @@ struct AssociationFileFetcher: Sendable {
         let client = g_socket_client_new()
         defer { g_object_unref(client) }
         g_socket_client_set_tls(client, 1)
-        g_socket_client_set_timeout(client, UInt32(Self.timeout))
+        g_socket_client_set_timeout(client, UInt32(max(1, timeout.rounded(.up))))
         baton_socket_client_prepare_tls(client, extraAuthorities?.database)
         var error: UnsafeMutablePointer<GError>?
         guard let connection = g_socket_client_connect_to_host(client, host, port, cancellable, &error) else {
-            throw FetchError("cannot reach https://\(host): \(Self.message(taking: error, cancellable: cancellable))")
+            throw FetchError("cannot reach https://\(host): \(message(taking: error, cancellable: cancellable))")
         }
         defer {
             g_io_stream_close(baton_io_stream(connection), nil, nil)
@@ -90,7 +124,7 @@ struct AssociationFileFetcher: Sendable {
         let output = g_io_stream_get_output_stream(baton_io_stream(connection))
         var written: gsize = 0
         guard request.withUnsafeBytes({ g_output_stream_write_all(output, $0.baseAddress, gsize($0.count), &written, cancellable, &error) }) != 0 else {
-            throw FetchError("cannot ask https://\(host)\(path): \(Self.message(taking: error, cancellable: cancellable))")
+            throw FetchError("cannot ask https://\(host)\(path): \(message(taking: error, cancellable: cancellable))")
         }
         let input = g_io_stream_get_input_stream(baton_io_stream(connection))
         var response: [UInt8] = []
@@ -99,7 +133,7 @@ struct AssociationFileFetcher: Sendable {
             let count = buffer.withUnsafeMutableBytes { g_input_stream_read(input, $0.baseAddress, gsize($0.count), cancellable, &error) }
             if count == 0 { break }
             guard count > 0 else {
-                throw FetchError("https://\(host)\(path) did not answer: \(Self.message(taking: error, cancellable: cancellable))")
+                throw FetchError("https://\(host)\(path) did not answer: \(message(taking: error, cancellable: cancellable))")
             }
             response += buffer[0..<count]
             guard response.count <= Self.maximumResponse else {
@@ -110,9 +144,9 @@ struct AssociationFileFetcher: Sendable {
     }
 
     /// A `GError`'s message, freed; a cancelled call is the deadline's.
-    private static func message(taking error: UnsafeMutablePointer<GError>?, cancellable: UnsafeMutablePointer<GCancellable>) -> String {
+    private func message(taking error: UnsafeMutablePointer<GError>?, cancellable: UnsafeMutablePointer<GCancellable>) -> String {
         defer { if let error { g_error_free(error) } }
-        if g_cancellable_is_cancelled(cancellable) != 0 { return "no answer within \(Int(timeout)) s" }
+        if g_cancellable_is_cancelled(cancellable) != 0 { return "no answer within \(Int(timeout.rounded(.up))) s" }
         return error.map { String(cString: $0.pointee.message) } ?? "unknown error"
     }
 

@@ -1,3 +1,4 @@
+import BatonBus
 import BatonGLib
 import Foundation
 import Logging
@@ -25,6 +26,9 @@ final class DomainVerifier {
         var failure: String?
         /// Failed fetches in a row, which space the next tries out.
         var failures = 0
+        /// The apps (`TEAM.APPID`) that claimed the site when it was last fetched: when the
+        /// entries claim it for others, it is fetched again.
+        var claimants: [String]?
     }
 
     /// A claim and where it stands.
@@ -83,17 +87,30 @@ final class DomainVerifier {
         timer = GLibSources.every(seconds: period) { [weak self] in self?.refresh() }
     }
 
-    /// Fetches each claimed site that is due: never fetched, expired, or due a retry.
+    /// The most fetches under way at once from ``refresh(now:)``; the rest wait a turn.
+    static let concurrentFetches = 4
+
+    /// Fetches each claimed site that is due (``isDue(_:now:)``), a few at a time.
     func refresh(now: Date = Date()) {
-        for host in claimedHosts() where fetches[host] == nil && isDue(host, now: now) {
+        let claimants = claimantsByHost()
+        for (host, entries) in claimants.sorted(by: { $0.key < $1.key })
+        where fetches[host] == nil && (isDue(host, now: now) || sites[host]?.claimants != entries) {
+            guard fetches.count < Self.concurrentFetches else { return }
             fetch(host)
         }
     }
 
-    /// Fetches every claimed site now, and returns once all have answered.
-    func verifyAll() async {
-        for host in claimedHosts() where fetches[host] == nil { fetch(host) }
+    /// Returns once the fetches under way have answered.
+    func waitForFetches() async {
         for task in Array(fetches.values) { await task.value }
+    }
+
+    /// Fetches every claimed site now (after any fetch under way, which may have begun before
+    /// the site changed), and returns once all have answered.
+    func verifyAll() async {
+        await waitForFetches()
+        for host in claimantsByHost().keys where fetches[host] == nil { fetch(host) }
+        await waitForFetches()
     }
 
     /// Every claim of every installed app, with its state: valid claims first, in the apps'
@@ -121,12 +138,14 @@ final class DomainVerifier {
         var exact: [InstalledApp] = []
         var wildcard: [InstalledApp] = []
         for app in apps {
-            for claim in app.domains where claim.matches(host: host) && state(of: claim, for: app, now: now).state == .verified {
-                if claim.isWildcard { wildcard.append(app) } else { exact.append(app) }
-                break
+            let verified = app.domains.filter { $0.matches(host: host) && state(of: $0, for: app, now: now).state == .verified }
+            if verified.contains(where: { !$0.isWildcard }) {
+                exact.append(app)
+            } else if !verified.isEmpty {
+                wildcard.append(app)
             }
         }
-        return exact + wildcard.filter { candidate in !exact.contains { $0.appID == candidate.appID } }
+        return exact + wildcard
     }
 
     /// Where one claim of `app` stands.
@@ -151,9 +170,14 @@ final class DomainVerifier {
         return make(.pending, "the answer expired; fetching again")
     }
 
-    /// The hosts whose files confirm the installed apps' claims.
-    private func claimedHosts() -> Set<String> {
-        Set(installedApps().flatMap { $0.domains.map(\.verifyingHost) })
+    /// The hosts whose files confirm the installed apps' claims, each with the apps
+    /// (`TEAM.APPID`, sorted) that claim it.
+    private func claimantsByHost() -> [String: [String]] {
+        var claimants: [String: Set<String>] = [:]
+        for app in installedApps() {
+            for claim in app.domains { claimants[claim.verifyingHost, default: []].insert("\(app.teamID).\(app.appID)") }
+        }
+        return claimants.mapValues { $0.sorted() }
     }
 
     /// Whether `host` should be fetched now: never fetched, its answer expired, or its retry
@@ -177,8 +201,10 @@ final class DomainVerifier {
 
     /// Keeps what a fetch of `host` found, and writes the sites down.
     func record(_ outcome: AssociationFileFetcher.Outcome, for host: String, now: Date = Date()) {
+        let claimants = claimantsByHost()
         var site = sites[host] ?? Site()
         site.checked = now
+        site.claimants = claimants[host]
         switch outcome {
         case .file(let file, let source, let maximumAge):
             let age = min(Self.maximumAge, max(minimumAge, maximumAge.map(Double.init) ?? Self.standardAge))
@@ -192,11 +218,10 @@ final class DomainVerifier {
         case .failure(let reason):
             site.failure = reason
             site.failures += 1
-            logger.notice("cannot verify the apps of \(host): \(reason)")
+            logger.notice("cannot verify the apps of \(host): \(Excerpt.of(reason))")
         }
         sites[host] = site
-        let claimed = claimedHosts()
-        sites = sites.filter { claimed.contains($0.key) }
+        sites = sites.filter { claimants[$0.key] != nil }
         do {
             try PrivateJSONFile.write(sites, to: file)
         } catch {
