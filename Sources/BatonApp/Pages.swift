@@ -82,8 +82,10 @@ struct Pages {
 
     private mutating func devices() -> Rows.Widget {
         let page = Rows.page()
-        let paired = service.devices.filter { $0["paired"]?.bool == true }
-        let others = service.devices.filter { $0["paired"]?.bool != true }
+        let computers = service.devices.filter { $0["via"] == nil }
+        let phones = service.devices.filter { $0["via"] != nil }
+        let paired = computers.filter { $0["paired"]?.bool == true }
+        let others = computers.filter { $0["paired"]?.bool != true }
         let blocked = Set(service.settings["blocked-devices"]?.strings ?? [])
         let pairedGroup = Rows.group("Paired Devices", description: paired.isEmpty ? "No paired devices yet." : nil, in: page)
         for record in paired {
@@ -98,6 +100,15 @@ struct Pages {
             Rows.suffix(Rows.button("_Unpair", classes: ["destructive-action"]) { [controller] in
                 controller.unpair(id, name: name)
             }, to: row)
+        }
+        if !phones.isEmpty {
+            let group = Rows.group("Phones", description: "Paired with KDE Connect, GSConnect or Valent: Baton can send them web pages, and offers the links they share.", in: page)
+            for record in phones {
+                let reachable = record["connected"]?.bool == true
+                let via = record["via"]?.string ?? "KDE Connect"
+                Rows.row(record["name"]?.string ?? "", subtitle: "\(via) · " + (reachable ? "Reachable" : "Out of reach"),
+                         icon: record["kind"]?.string == "tablet" ? "tablet-symbolic" : "phone-symbolic", in: group)
+            }
         }
         let reach = Rows.group("Devices in Reach",
                                description: others.isEmpty ? "Other devices running Baton on this network appear here." : nil,

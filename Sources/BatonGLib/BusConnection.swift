@@ -96,15 +96,27 @@ public final class BusConnection {
     @discardableResult
     public func subscribe(sender: String?, interface: String?, member: String?, path: String?,
                           handler: @escaping @MainActor (_ sender: String, _ arguments: [BusValue]) -> Void) -> UInt32 {
+        subscribeWithPath(sender: sender, interface: interface, member: member, path: path) { sender, _, arguments in
+            handler(sender, arguments)
+        }
+    }
+
+    /// As ``subscribe(sender:interface:member:path:handler:)``, with the object path each
+    /// signal came from: for signals of objects under one path, such as one per device.
+    @discardableResult
+    public func subscribeWithPath(sender: String?, interface: String?, member: String?, path: String?,
+                                  handler: @escaping @MainActor (_ sender: String, _ path: String,
+                                                                 _ arguments: [BusValue]) -> Void) -> UInt32 {
         let box = Unmanaged.passRetained(SignalSubscription(handler)).toOpaque()
         return g_dbus_connection_signal_subscribe(
             raw, sender, interface, member, path, nil, G_DBUS_SIGNAL_FLAGS_NONE,
-            { _, sender, _, _, _, parameters, data in
+            { _, sender, path, _, _, parameters, data in
                 guard let data, let parameters else { return }
                 let subscription = Unmanaged<SignalSubscription>.fromOpaque(data).takeUnretainedValue()
                 guard let arguments = try? BusConnection.arguments(of: parameters) else { return }
                 let senderName = sender.map { String(cString: $0) } ?? ""
-                MainActor.assumeIsolated { subscription.handler(senderName, arguments) }
+                let pathName = path.map { String(cString: $0) } ?? ""
+                MainActor.assumeIsolated { subscription.handler(senderName, pathName, arguments) }
             }, box, { data in
                 guard let data else { return }
                 Unmanaged<SignalSubscription>.fromOpaque(data).release()
@@ -132,9 +144,9 @@ public final class BusConnection {
 }
 
 private final class SignalSubscription {
-    let handler: @MainActor (String, [BusValue]) -> Void
+    let handler: @MainActor (String, String, [BusValue]) -> Void
 
-    init(_ handler: @escaping @MainActor (String, [BusValue]) -> Void) {
+    init(_ handler: @escaping @MainActor (String, String, [BusValue]) -> Void) {
         self.handler = handler
     }
 }

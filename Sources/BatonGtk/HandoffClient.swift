@@ -30,7 +30,7 @@ public final class HandoffClient {
     public private(set) var isConnected = false
 
     private weak var application: BatonApplication?
-    private let logger = Logger(label: "baton.handoff")
+    let logger = Logger(label: "baton.handoff")
     private(set) var connection: BusConnection?
     private var serviceOwner: String?
     /// ``serviceOwner`` once it proved to be batond: the only caller the app answers.

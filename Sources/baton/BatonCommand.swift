@@ -10,7 +10,7 @@ struct BatonCommand: ParsableCommand {
         version: BatonVersion.string,
         subcommands: [StatusCommand.self, ActivitiesCommand.self, ContinueCommand.self, InspectCommand.self,
                       AppsCommand.self, OfferCommand.self, DevicesCommand.self, PairCommand.self,
-                      UnpairCommand.self, SettingsCommand.self, DomainsCommand.self, DoctorCommand.self])
+                      UnpairCommand.self, SendCommand.self, SettingsCommand.self, DomainsCommand.self, DoctorCommand.self])
 }
 
 /// The `--json` flag every listing takes.

@@ -3,7 +3,11 @@ import BatonGLib
 
 struct DevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "devices", abstract: "List the devices in reach and the paired ones.")
+        commandName: "devices", abstract: "List the devices in reach and the paired ones.",
+        discussion: """
+            Computers running Baton, then the phones and tablets paired with KDE Connect \
+            (GSConnect, Valent) on this desktop, which `baton send` sends web pages to.
+            """)
 
     @OptionGroup var output: OutputOptions
 
@@ -14,9 +18,10 @@ struct DevicesCommand: ParsableCommand {
             guard !records.isEmpty else {
                 return print("No devices. Other devices appear here when DNS-SD finds them or batond dials them (--peer).")
             }
-            TextTable.print(header: ["ID", "NAME", "STATE", "ADDRESS"], rows: records.map { record in
-                [record["id"]?.string ?? "", record["name"]?.string ?? "", Self.state(record),
-                 record["address"]?.string ?? "-"]
+            TextTable.print(header: ["ID", "NAME", "KIND", "STATE", "ADDRESS"], rows: records.map { record in
+                [record["id"]?.string ?? "", record["name"]?.string ?? "", record["kind"]?.string ?? "computer",
+                 Self.state(record), record["via"]?.string.map { "via \($0)" } ?? record["address"]?.string ?? "-"]
+                    .map(TerminalText.printable)
             })
         }
     }
@@ -26,6 +31,7 @@ struct DevicesCommand: ParsableCommand {
         if let code = record["pairing-code"]?.string {
             return record["confirmed-here"]?.bool == true ? "pairing (shows \(code), confirmed here)" : "pairing (shows \(code))"
         }
+        if record["via"] != nil { return connected ? "paired, reachable" : "paired, out of reach" }
         if record["paired"]?.bool == true { return connected ? "paired, connected" : "paired, offline" }
         return connected ? "not paired" : "not paired, not connected"
     }

@@ -16,6 +16,8 @@ struct StatusCommand: ParsableCommand {
             let device = TerminalText.printable(status["device-name"]?.string ?? "?")
             print("this device: \(device) (\(status["device-id"]?.string ?? "?")), listening on \(status["listen"]?.string ?? "-")")
             print("paired devices: \(status["paired-devices"]?.integer ?? 0)")
+            let phones = status["phones"]?.strings ?? []
+            print("phones: \(phones.isEmpty ? "none" : phones.map(TerminalText.printable).joined(separator: ", "))")
             print("registered apps: \(status["apps"]?.integer ?? 0)")
             print("activities: \(status["activities"]?.integer ?? 0)")
             guard let current = status["current"]?.dictionary else { return print("current activity: none") }

@@ -40,6 +40,15 @@ enum ActivitySource {
         }
     }
 
+    /// The activity's title, if it has one.
+    var title: String? {
+        switch self {
+        case .local(_, let published): return published.summary.title
+        case .offer(let offer): return offer.summary.title
+        case .payload(_, let payload, _): return payload.title
+        }
+    }
+
     /// The bus name of the app the activity comes from, which must not continue it itself.
     var originBusName: String? {
         if case .local(let app, _) = self { return app.busName }

@@ -15,6 +15,7 @@ extension Daemon {
             "streams": .uint32(UInt32(network.devices.values.reduce(0) { $0 + $1.streams.count })),
         ]
         if let listener = network.listener { status["listen"] = .string(listener.address) }
+        status["phones"] = .strings(phones.all.map { "\($0.name) (\($0.via)\($0.isReachable ? "" : ", out of reach"))" })
         // Resources held, for soak tests and leak hunting: see MainContextSources.
         status["glib-sources"] = .uint32(UInt32(clamping: MainContextSources.count()))
         if let descriptors = OpenFileDescriptors.count() { status["open-fds"] = .uint32(UInt32(clamping: descriptors)) }
@@ -102,10 +103,15 @@ extension Daemon {
 
 /// The records of `ListDevices`.
 extension Daemon {
+    /// Baton's devices (kind `computer`), then the phones of KDE Connect-family services.
     var deviceRecords: [[String: BusValue]] {
+        peerDeviceRecords + phoneRecords
+    }
+
+    private var peerDeviceRecords: [[String: BusValue]] {
         network.knownDevices.map { id in
             var record: [String: BusValue] = [
-                "id": .string(id), "name": .string(network.deviceName(id)),
+                "id": .string(id), "name": .string(network.deviceName(id)), "kind": .string("computer"),
                 "paired": .bool(network.isPaired(id)), "connected": .bool(network.isLinked(id)),
             ]
             if let address = network.address(of: id) {

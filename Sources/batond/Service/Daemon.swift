@@ -18,6 +18,8 @@ final class Daemon {
     let notifier: Notifier
     /// The web domains apps claim, and what their sites say.
     let domains: DomainVerifier
+    /// The phones paired with KDE Connect, GSConnect or Valent here.
+    let phones: PhoneDevices
     /// The documents described to paired devices, which they may fetch.
     let sharedDocuments: SharedDocuments
     let network: PeerNetwork
@@ -37,6 +39,7 @@ final class Daemon {
          timeouts: Timeouts, logger: Logger) {
         settingsStore = settings
         self.domains = domains
+        phones = PhoneDevices(bridges: [KDEConnectBridge(connection: connection, logger: logger)])
         self.connection = connection
         self.network = network
         self.logger = logger
@@ -54,10 +57,13 @@ final class Daemon {
         notifier.isCurrent = { [weak self] key in self?.isCurrent(key) ?? false }
         broker.delegate = self
         network.delegate = self
+        phones.delegate = self
     }
 
-    /// Exports the object and starts following connections that leave the bus.
+    /// Exports the object, starts following connections that leave the bus, and the phone
+    /// services.
     func start() throws {
+        phones.start()
         try connection.export(path: BatonService.daemonPath, interface: BatonService.daemonInterface,
                               introspectionXML: BatonService.daemonIntrospectionXML) { [weak self] call in
             self?.handle(call)
@@ -170,6 +176,11 @@ final class Daemon {
                 try handleSettings(call)
             case "Diagnose":
                 answer(call) { [.dictionaries(await self.diagnosis().map(\.record))] }
+            case "SendToDevice":
+                guard let id = arguments.at(0)?.string, let device = arguments.at(1)?.string else {
+                    throw ServiceError.invalidArguments("expected (s, s)")
+                }
+                try sendToDevice(call, activityID: id, device: device)
             case "ListDomains":
                 call.reply([.dictionaries(domainRecords)])
             case "VerifyDomains":
@@ -186,7 +197,7 @@ final class Daemon {
     }
 
     /// Runs `work` and answers the call with its result or error.
-    private func answer(_ call: BusMethodCall, _ work: @escaping @MainActor () async throws -> [BusValue]) {
+    func answer(_ call: BusMethodCall, _ work: @escaping @MainActor () async throws -> [BusValue]) {
         Task { @MainActor in
             do {
                 call.reply(try await work())

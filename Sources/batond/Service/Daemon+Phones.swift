@@ -1,0 +1,73 @@
+import Baton
+import BatonBus
+import BatonGLib
+import Foundation
+
+/// Phones paired with KDE Connect, GSConnect or Valent: listed beside Baton's devices, sent
+/// an activity's web page (`SendToDevice`), and the links they share listed as offers.
+extension Daemon: PhoneBridgeDelegate {
+    /// The records of `ListDevices` for phones.
+    var phoneRecords: [[String: BusValue]] {
+        phones.all.map { phone in
+            ["id": .string(phone.id), "name": .string(phone.name), "kind": .string(phone.kind), "paired": .bool(true),
+             "connected": .bool(phone.isReachable), "via": .string(phone.via)]
+        }
+    }
+
+    /// Sends the web page of the activity listed as `id` (the caller's own current activity
+    /// when `id` is empty) to the phone `device` names.
+    ///
+    /// - Throws: ``ServiceError``: an unknown activity or device, an activity without a web page.
+    func sendToDevice(_ call: BusMethodCall, activityID id: String, device: String) throws {
+        let url: URL?
+        let title: String?
+        if id.isEmpty {
+            guard let published = try registry.app(call.sender).current else {
+                throw ServiceError.invalidArguments("the caller has no current activity to send")
+            }
+            (url, title) = (published.summary.webpageURL, published.summary.title ?? published.summary.activityType)
+        } else {
+            let source = try source(id)
+            url = source.webpageURL
+            title = source.title
+        }
+        guard let phone = phones.phone(device) else {
+            let known = phones.all.map(\.name)
+            throw ServiceError.unknownDevice("no paired phone is named \"\(Excerpt.of(device))\""
+                + (known.isEmpty ? " (no phone is paired with KDE Connect, GSConnect or Valent here)" : " (phones: \(known.joined(separator: ", ")))"))
+        }
+        guard let url else {
+            throw ServiceError.invalidArguments("“\(Excerpt.of(title ?? id))” has no web page, so it cannot be sent to \(phone.name): only an activity with a web page can")
+        }
+        answer(call) { [phones, logger] in
+            do {
+                try await phones.share(url, with: phone)
+            } catch let error as PhoneError {
+                throw ServiceError.activity(.handoffFailed(error.description))
+            }
+            logger.info("sent a web page to \(phone.name) through \(phone.via)")
+            return []
+        }
+    }
+
+    func phonesChanged() {
+        devicesChanged()
+    }
+
+    /// A link a phone shared: listed as an offer of a web page from that phone, which
+    /// continues in the app claiming its domain, or in the browser.
+    func phone(_ phone: Phone, shared url: URL) {
+        let payload = UserActivityPayload(activityType: UserActivity.browsingWebType, title: url.host ?? url.absoluteString,
+                                          webpageURL: url)
+        do {
+            let bytes = try payload.encodedBytes()
+            let offer = Offer(id: ListingID.make(), summary: ActivitySummary(payload), appID: nil, teamID: nil,
+                              device: phone.name, origin: .held(bytes))
+            try offers.add(offer)
+            logger.info("\(phone.name) shared a web page through \(phone.via): offer \(offer.id)")
+            notify(offer)
+        } catch {
+            logger.notice("a web page shared by \(phone.name) cannot be listed: \(error)")
+        }
+    }
+}
