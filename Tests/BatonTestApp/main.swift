@@ -9,6 +9,7 @@ import Foundation
 ///     BatonTestApp register --count N [--app-id ID] [--team T] [--types a,b]
 ///     BatonTestApp impostor-daemon
 ///     BatonTestApp fake-systemd --log FILE [--fail]
+///     BatonTestApp phone-service --flavor gsconnect|valent --log FILE
 ///
 /// `app` appends " (active)" to its note on SIGUSR1, as a user typing would, and gives its
 /// activity a summary the service refuses on SIGUSR2; on SIGWINCH it retitles its activity ten
@@ -37,8 +38,9 @@ let status: Int32 = MainActor.assumeIsolated {
                                              types: (option("--types") ?? "org.baton.test.note").split(separator: ",").map(String.init))
     case "impostor-daemon": return runImpostorDaemon()
     case "fake-systemd": return runFakeSystemd(log: option("--log") ?? "/dev/null", fail: arguments.contains("--fail"))
+    case "phone-service": return runPhoneServiceStandIn(flavor: option("--flavor") ?? "", log: option("--log") ?? "/dev/null")
     default:
-        FileHandle.standardError.write(Data("usage: BatonTestApp app|notification-server|register|impostor-daemon|fake-systemd [options]\n".utf8))
+        FileHandle.standardError.write(Data("usage: BatonTestApp app|notification-server|register|impostor-daemon|fake-systemd|phone-service [options]\n".utf8))
         return 64
     }
 }

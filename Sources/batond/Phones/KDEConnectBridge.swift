@@ -135,7 +135,7 @@ final class KDEConnectBridge: PhoneBridge {
 
     /// The kind of a device of KDE Connect's `type`: phones and tablets; `nil` for the rest
     /// (desktops, laptops, televisions), which are not phones to send a page to.
-    static func kind(ofType type: String) -> String? {
+    nonisolated static func kind(ofType type: String) -> String? {
         switch type {
         case "smartphone", "phone": return "phone"
         case "tablet": return "tablet"

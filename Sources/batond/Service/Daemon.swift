@@ -39,7 +39,11 @@ final class Daemon {
          timeouts: Timeouts, logger: Logger) {
         settingsStore = settings
         self.domains = domains
-        phones = PhoneDevices(bridges: [KDEConnectBridge(connection: connection, logger: logger)])
+        phones = PhoneDevices(bridges: [
+            KDEConnectBridge(connection: connection, logger: logger),
+            ActionsPhoneBridge(.gsconnect, connection: connection, logger: logger),
+            ActionsPhoneBridge(.valent, connection: connection, logger: logger),
+        ])
         self.connection = connection
         self.network = network
         self.logger = logger
