@@ -24,7 +24,7 @@ final class BrowserToMailComposerTests: XCTestCase {
             XCTFail(HeadlessChromium.missingMessage)
             throw FixtureError(HeadlessChromium.missingMessage)
         }
-        namespaces = try NetworkNamespacePair(prefix: "baton-web2")
+        namespaces = try NetworkNamespacePair(prefix: "baton-browser")
         site = try TestWebSite(names: ["mail.example.org"])
         try site.serve(".well-known/baton-app-site-association",
                        body: TestWebSite.associationFile(["org.example.org.example.MailComposer"]))

@@ -1,0 +1,114 @@
+import Foundation
+import ServiceFixtures
+import XCTest
+
+/// Phones through KDE Connect, for real: two kdeconnectd (Debian's 22.12, offscreen) in two
+/// network namespaces, paired through their own D-Bus API, B announcing itself as a phone.
+/// batond runs on A's bus beside A's kdeconnectd: it lists B as a phone, sends it an
+/// activity's web page (B's kdeconnectd receives exactly that link), refuses an activity
+/// without one, and lists a link B shares as an offer of a web page that continues in the
+/// default browser. `scripts/setup.sh` installs Debian's `kdeconnect`; where it is missing (or
+/// without root, for the namespaces) they are skipped.
+final class PhoneTests: XCTestCase {
+    private var sessionA: ServiceSession!
+    private var sessionB: ServiceSession!
+    private var namespaces: NetworkNamespacePair!
+    private var phones: KDEConnectPair!
+    private var batond: ChildProcess!
+
+    override func setUpWithError() throws {
+        for missing in [ServiceSession.missingRequirement, KDEConnectPair.missingRequirement] {
+            if let missing { throw XCTSkip(missing) }
+        }
+        sessionA = try ServiceSession()
+        sessionB = try ServiceSession()
+        try sessionA.startBus()
+        try sessionB.startBus()
+        namespaces = try NetworkNamespacePair(prefix: "baton-phone")
+        phones = try KDEConnectPair(sessionA: sessionA, sessionB: sessionB, namespaces: namespaces,
+                                    nameA: "Desk", nameB: "Pixel", bIsPhone: true)
+        try phones.pair()
+        batond = try sessionA.startBatond()
+    }
+
+    override func tearDown() {
+        if (testRun?.totalFailureCount ?? 0) > 0 {
+            sessionA?.printLogs()
+            phones?.printLogs()
+        }
+        phones?.stop()
+        sessionA?.tearDown()
+        sessionB?.tearDown()
+        namespaces?.remove()
+    }
+
+    private func phoneRecord() throws -> [String: Any]? {
+        (try sessionA.baton(["devices", "--json"]).json as? [[String: Any]])?.first { $0["kind"] as? String == "phone" }
+    }
+
+    private func offer(_ object: [String: Any]) throws -> String {
+        let file = sessionA.root.appendingPathComponent("\(UUID().uuidString).json")
+        try JSONSerialization.data(withJSONObject: object).write(to: file)
+        let added = try sessionA.baton(["offer", "--file", file.path, "--device", "tablet"])
+        XCTAssertEqual(added.status, 0, added.errorOutput)
+        return added.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func testThePhoneIsListedAndReceivesAnActivitysWebPage() throws {
+        XCTAssertTrue(waitUntil(timeout: 10) { try self.phoneRecord()?["connected"] as? Bool == true },
+                      "\(String(describing: try? phoneRecord()))")
+        let phone = try XCTUnwrap(phoneRecord())
+        XCTAssertEqual(phone["name"] as? String, "Pixel")
+        XCTAssertEqual(phone["via"] as? String, "KDE Connect")
+        XCTAssertEqual(phone["id"] as? String, "kdeconnect:\(phones.idB)")
+        XCTAssertEqual(phone["paired"] as? Bool, true)
+        let table = try sessionA.baton(["devices"]).output
+        XCTAssertTrue(table.contains("Pixel") && table.contains("phone") && table.contains("via KDE Connect"), table)
+        XCTAssertTrue(try sessionA.baton(["status"]).output.contains("phones: Pixel (KDE Connect)"))
+
+        let page = "https://mail.example.org/drafts/42?from=baton#top"
+        let id = try offer(["type": "org.example.mail.compose", "title": "Lunch", "webpageURL": page])
+        let sent = try sessionA.baton(["send", id, "Pixel"])
+        XCTAssertEqual(sent.status, 0, sent.errorOutput)
+        XCTAssertEqual(sent.output, "Sent to Pixel.\n")
+        XCTAssertTrue(phones.waitForReceivedURL(page, on: .b), "the phone received \(phones.receivedURLs(on: .b))")
+        XCTAssertEqual(phones.receivedURLs(on: .b), [page], "exactly that link, once")
+
+        let noPage = try offer(["type": "org.example.mail.compose", "title": "Notes"])
+        let refused = try sessionA.baton(["send", noPage, "Pixel"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.errorOutput.contains("“Notes” has no web page, so it cannot be sent to Pixel"), refused.errorOutput)
+        let unknown = try sessionA.baton(["send", id, "Nokia"])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.errorOutput.contains("no paired phone is named \"Nokia\" (phones: Pixel)"), unknown.errorOutput)
+        XCTAssertEqual(phones.receivedURLs(on: .b), [page], "nothing else reached the phone")
+    }
+
+    func testALinkThePhoneSharesIsAnOfferThatOpensInTheBrowser() throws {
+        let opened = sessionA.root.appendingPathComponent("browser.txt")
+        let script = sessionA.root.appendingPathComponent("browser.sh")
+        try "#!/bin/sh\necho \"$1\" >> \(opened.path)\n".write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try "[Desktop Entry]\nType=Application\nName=Test browser\nExec=\(script.path) %u\nMimeType=x-scheme-handler/https;\n"
+            .write(to: sessionA.dataHome.appendingPathComponent("applications/test-browser.desktop"), atomically: true, encoding: .utf8)
+        try "[Default Applications]\nx-scheme-handler/https=test-browser.desktop\n"
+            .write(to: sessionA.root.appendingPathComponent("config/mimeapps.list"), atomically: true, encoding: .utf8)
+        XCTAssertTrue(waitUntil(timeout: 10) { try self.phoneRecord() != nil })
+
+        let link = "https://news.example.com/story/7?ref=phone"
+        try phones.shareURL(fromB: link)
+        var listed: [String: Any]?
+        XCTAssertTrue(waitUntil(timeout: 10) {
+            listed = (try self.sessionA.baton(["activities", "--json"]).json as? [[String: Any]])?
+                .first { $0["webpage-url"] as? String == link }
+            return listed != nil
+        }, "the shared link is listed as an offer")
+        XCTAssertEqual(listed?["type"] as? String, "NSUserActivityTypeBrowsingWeb")
+        XCTAssertEqual(listed?["device"] as? String, "Pixel")
+        XCTAssertEqual(listed?["title"] as? String, "news.example.com")
+        let id = try XCTUnwrap(listed?["id"] as? String)
+        let result = try sessionA.baton(["continue", id])
+        XCTAssertEqual(result.status, 0, result.errorOutput)
+        XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "") == link + "\n" })
+    }
+}
