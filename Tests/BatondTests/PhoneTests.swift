@@ -111,4 +111,18 @@ final class PhoneTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.errorOutput)
         XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "") == link + "\n" })
     }
+
+    func testAnOffersNotificationSendsItsPageToThePhone() throws {
+        XCTAssertTrue(waitUntil(timeout: 10) { try self.phoneRecord()?["connected"] as? Bool == true })
+        let log = sessionA.root.appendingPathComponent("notifications.jsonl")
+        let server = try sessionA.start(ServiceSession.product("BatonTestApp"),
+                                        ["notification-server", "--log", log.path, "--invoke", "send:kdeconnect:\(phones.idB)"],
+                                        name: "notifications")
+        XCTAssertTrue(waitUntil { server.log.contains("notification server ready") })
+        let page = "https://example.org/articles/9"
+        _ = try offer(["type": "org.example.unclaimed", "title": "Article", "webpageURL": page])
+        XCTAssertTrue(waitUntil { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("Send to Pixel") },
+                      "the notification offers to send the page to the phone")
+        XCTAssertTrue(phones.waitForReceivedURL(page, on: .b), "the phone received \(phones.receivedURLs(on: .b))")
+    }
 }

@@ -65,10 +65,13 @@ extension Daemon {
         let claimant = broker.claimantIcon(for: type, teamID: offer.teamID, webpageURL: offer.summary.webpageURL)
         let inApp = claimant != nil || broker.hasClaimant(for: type, teamID: offer.teamID, webpageURL: offer.summary.webpageURL)
         let label = !inApp && offer.summary.webpageURL != nil ? "Open in browser" : "Continue"
+        // A page can go to a phone instead: the first reachable one, as a second button.
+        let phone = offer.summary.webpageURL == nil ? nil : phones.all.first(where: \.isReachable)
         notifier.show(key: key,
                       title: "\(label) “\(offer.summary.title ?? offer.summary.activityType)”",
                       detail: from,
-                      action: (id: "continue", label: label), icon: claimant)
+                      action: (id: "continue", label: label), icon: claimant,
+                      others: phone.map { [(id: Self.sendActionPrefix + $0.id, label: "Send to \($0.name)")] } ?? [])
     }
 
     /// Withdraws the notification of `offer`, if it shows that offer.
@@ -81,8 +84,16 @@ extension Daemon {
 
     /// The person picked a notification's action: only offers have one (pairing is never
     /// confirmed from a notification).
+    /// The start of a notification action that sends the offer's page to a phone: then its id.
+    static let sendActionPrefix = "send:"
+
     func notificationAction(_ key: String, _ action: String, activationToken: String?) {
-        guard action == "continue", let offerID = notifiedOffers[key]?.id else { return }
+        guard let offerID = notifiedOffers[key]?.id else { return }
+        if action.hasPrefix(Self.sendActionPrefix) {
+            sendFromNotification(offerID, toPhone: String(action.dropFirst(Self.sendActionPrefix.count)))
+            return
+        }
+        guard action == "continue" else { return }
         continueFromNotification(offerID, activationToken: activationToken)
     }
 

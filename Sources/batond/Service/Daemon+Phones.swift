@@ -50,6 +50,20 @@ extension Daemon: PhoneBridgeDelegate {
         }
     }
 
+    /// Sends the page of the offer `offerID` to the phone `phoneID`, as its notification's
+    /// "Send to ‹phone›" asked.
+    func sendFromNotification(_ offerID: String, toPhone phoneID: String) {
+        guard let offer = offers.offers[offerID], let url = offer.summary.webpageURL, let phone = phones.phone(phoneID) else { return }
+        Task { @MainActor in
+            do {
+                try await phones.share(url, with: phone)
+                logger.info("sent offer \(offerID)'s web page to \(phone.name) through \(phone.via)")
+            } catch {
+                logger.notice("could not send offer \(offerID)'s web page to \(phone.name): \(error)")
+            }
+        }
+    }
+
     func phonesChanged() {
         devicesChanged()
     }

@@ -26,7 +26,7 @@ final class Notifier {
     private let logger: Logger
     /// Notification ids by key, and back, with the action each offers.
     private var notifications: [String: UInt32] = [:]
-    private var shown: [UInt32: (key: String, action: String?)] = [:]
+    private var shown: [UInt32: (key: String, action: String?, others: [String])] = [:]
     private var warnedUnavailable = false
     /// A notification to show.
     private struct Request {
@@ -34,6 +34,8 @@ final class Notifier {
         let detail: String
         let action: (id: String, label: String)?
         let icon: String?
+        /// Actions beside the main one, which the default click does not invoke.
+        let others: [(id: String, label: String)]
     }
     /// Keys whose `Notify` call awaits its reply, and the request to send after it.
     private var sending = Set<String>()
@@ -78,10 +80,10 @@ final class Notifier {
     /// an action reports nothing. `title` and `detail` are plain text: the body is escaped,
     /// since servers may read it as markup, and the title loses what could form markup. A
     /// notification shown under a key already shown replaces it (`replaces_id`). `icon` is
-    /// its `app_icon`, batond's own by default.
+    /// its `app_icon`, batond's own by default. `others` are more buttons, reported by their ids.
     func show(key: String, title: String, detail: String, action: (id: String, label: String)?,
-              icon: String? = nil) {
-        let request = Request(title: title, detail: detail, action: action, icon: icon)
+              icon: String? = nil, others: [(id: String, label: String)] = []) {
+        let request = Request(title: title, detail: detail, action: action, icon: icon, others: others)
         // One call per key at a time: a second one sent before the first's reply would carry
         // no replaces_id and stack a second notification. The latest waits its turn.
         guard !sending.contains(key) else {
@@ -93,7 +95,8 @@ final class Notifier {
 
     private func send(_ request: Request, key: String) {
         sending.insert(key)
-        let actions = request.action.map { ["default", $0.label, $0.id, $0.label] } ?? []
+        let actions = (request.action.map { ["default", $0.label, $0.id, $0.label] } ?? [])
+            + request.others.flatMap { [$0.id, $0.label] }
         let hints: [String: BusValue] = [
             "category": .string("network"), "resident": .bool(true), "desktop-entry": .string(Self.desktopEntry),
         ]
@@ -113,7 +116,7 @@ final class Notifier {
                 guard let first = reply.first, case .uint32(let id) = first else { return }
                 guard isCurrent(key) else { return close(id) }
                 notifications[key] = id
-                shown[id] = (key, request.action?.id)
+                shown[id] = (key, request.action?.id, request.others.map(\.id))
             } catch {
                 guard !warnedUnavailable else { return }
                 warnedUnavailable = true
@@ -151,10 +154,18 @@ final class Notifier {
     }
 
     private func actionInvoked(_ id: UInt32, _ action: String) {
-        guard let entry = shown[id], let own = entry.action, action == own || action == "default" else { return }
+        guard let entry = shown[id] else { return }
+        let chosen: String
+        if let own = entry.action, action == own || action == "default" {
+            chosen = own
+        } else if entry.others.contains(action) {
+            chosen = action
+        } else {
+            return
+        }
         let token = activationTokens.removeValue(forKey: id)
         forget(notification: id)
-        onAction(entry.key, own, token)
+        onAction(entry.key, chosen, token)
     }
 
     private func forget(notification id: UInt32) {
