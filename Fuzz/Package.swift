@@ -65,6 +65,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         harness("FuzzAssociationFile", []),
+        harness("FuzzRelayMessage", [.product(name: "BatonPeer", package: "Baton")]),
         harness("FuzzBrowserMessage", [
             .product(name: "Baton", package: "Baton"), .product(name: "BatonBus", package: "Baton"),
         ]),

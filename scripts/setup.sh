@@ -46,6 +46,20 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# Syncthing's relay server for the relay tests, unpacked from Debian's syncthing-relaysrv into
+# .build/strelaysrv rather than installed: the package's own service would join the public
+# relay pool.
+if [ ! -x .build/strelaysrv/usr/bin/strelaysrv ] && [ -f Package.swift ]; then
+    relay_work=$(mktemp -d)
+    if (cd "$relay_work" && apt-get download -qq syncthing-relaysrv >/dev/null 2>&1); then
+        mkdir -p .build/strelaysrv
+        dpkg-deb -x "$relay_work"/syncthing-relaysrv_*.deb .build/strelaysrv
+    else
+        echo "setup: could not download syncthing-relaysrv (apt-get download); the relay tests will say so" >&2
+    fi
+    rm -rf "$relay_work"
+fi
+
 if ! command -v swift >/dev/null 2>&1; then
     for candidate in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
         if [ -x "$candidate/swift" ]; then export PATH="$candidate:$PATH"; fi

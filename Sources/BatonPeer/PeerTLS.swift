@@ -28,7 +28,7 @@ public struct LinkError: Error, Hashable, Sendable, CustomStringConvertible {
 /// refused.
 @MainActor
 public final class PeerTLS {
-    private let certificate: UnsafeMutablePointer<GTlsCertificate>
+    let certificate: UnsafeMutablePointer<GTlsCertificate>
     /// Seconds allowed for TCP connect plus handshake, dialing.
     public var handshakeTimeout: Double = 10
     /// Seconds an incoming connection has to send its first bytes: a TLS client sends its
@@ -60,9 +60,40 @@ public final class PeerTLS {
     ///
     /// - Throws: ``LinkError``.
     public func connect(to address: String) async throws -> PeerLink {
+        let connection = try await Self.dial(address, timeout: handshakeTimeout)
+        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        return try await connect(over: connection)
+    }
+
+    /// Runs the client side of the handshake on a connection already open (one a relay
+    /// spliced to the other device), taking a reference of its own.
+    ///
+    /// - Throws: ``LinkError``.
+    public func connect(over connection: UnsafeMutablePointer<GSocketConnection>) async throws -> PeerLink {
+        // The dialer's timeout stays off the socket: the link's keepalive decides from here on.
+        g_socket_set_timeout(g_socket_connection_get_socket(connection), 0)
+        var error: UnsafeMutablePointer<GError>?
+        guard let tls = g_tls_client_connection_new(UnsafeMutablePointer(OpaquePointer(connection)), nil, &error) else {
+            throw LinkError(taking: error, "TLS")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(tls)) }
+        let stream = UnsafeMutablePointer<GIOStream>(OpaquePointer(tls))
+        g_tls_connection_set_certificate(UnsafeMutablePointer(OpaquePointer(tls)), certificate)
+        baton_tls_pin_after_handshake(stream)
+        let control = IncomingHandshake()
+        let deadline = control.end(after: handshakeTimeout, "no handshake within \(Self.seconds(handshakeTimeout))")
+        defer { GLibSources.cancel(deadline) }
+        return try await handshake(stream, connection, isOutgoing: true, control: control)
+    }
+
+    /// A TCP connection to `address` (`HOST:PORT`), without proxies, within `timeout` seconds;
+    /// the caller owns the reference.
+    ///
+    /// - Throws: ``LinkError``.
+    static func dial(_ address: String, timeout: Double) async throws -> UnsafeMutablePointer<GSocketConnection> {
         let client = g_socket_client_new()
         defer { g_object_unref(UnsafeMutableRawPointer(client)) }
-        g_socket_client_set_timeout(client, guint(max(1, handshakeTimeout.rounded(.up))))
+        g_socket_client_set_timeout(client, guint(max(1, timeout.rounded(.up))))
         // Peers are on the local network: no proxy (which would also need GSettings schemas).
         g_socket_client_set_enable_proxy(client, 0)
         let cancellable = g_cancellable_new()
@@ -84,21 +115,7 @@ public final class PeerTLS {
         guard let connection = UnsafeMutablePointer<GSocketConnection>(bitPattern: handle) else {
             throw LinkError("cannot connect to \(address)")
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
-        // The client's timeout stays on the socket: the link's keepalive decides from here on.
-        g_socket_set_timeout(g_socket_connection_get_socket(connection), 0)
-        var error: UnsafeMutablePointer<GError>?
-        guard let tls = g_tls_client_connection_new(UnsafeMutablePointer(OpaquePointer(connection)), nil, &error) else {
-            throw LinkError(taking: error, "TLS")
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(tls)) }
-        let stream = UnsafeMutablePointer<GIOStream>(OpaquePointer(tls))
-        g_tls_connection_set_certificate(UnsafeMutablePointer(OpaquePointer(tls)), certificate)
-        baton_tls_pin_after_handshake(stream)
-        let control = IncomingHandshake()
-        let deadline = control.end(after: handshakeTimeout, "no handshake within \(Self.seconds(handshakeTimeout))")
-        defer { GLibSources.cancel(deadline) }
-        return try await handshake(stream, connection, isOutgoing: true, control: control)
+        return connection
     }
 
     /// Runs the server side of the handshake on a connection a ``PeerListener`` accepted,
@@ -150,7 +167,7 @@ public final class PeerTLS {
         if let reason = control.endedBecause { throw LinkError(reason) }
     }
 
-    private static func seconds(_ value: Double) -> String {
+    static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
@@ -306,7 +323,7 @@ public final class IncomingHandshake {
 }
 
 /// The continuation of one GIO asynchronous call, resumed once by its callback.
-private final class Pending<T> {
+final class Pending<T> {
     let continuation: CheckedContinuation<T, any Error>
 
     init(_ continuation: CheckedContinuation<T, any Error>) {

@@ -42,6 +42,11 @@ static inline void baton_tls_pin_after_handshake(GIOStream *connection) {
     g_tls_connection_set_database(G_TLS_CONNECTION(connection), NULL);
     g_signal_connect(connection, "accept-certificate", G_CALLBACK(baton_tls_accept_any), NULL);
 }
+// Syncthing's relay protocol runs over TLS with the application protocol "bep-relay".
+static inline void baton_tls_advertise_bep_relay(GIOStream *connection) {
+    const gchar *protocols[] = {"bep-relay", NULL};
+    g_tls_connection_set_advertised_protocols(G_TLS_CONNECTION(connection), protocols);
+}
 static inline void baton_tls_require_client_certificate(GIOStream *connection) {
     g_object_set(connection, "authentication-mode", G_TLS_AUTHENTICATION_REQUIRED, NULL);
 }

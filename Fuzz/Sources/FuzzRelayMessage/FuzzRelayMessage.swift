@@ -1,0 +1,60 @@
+import BatonPeer
+import Foundation
+import FuzzSupport
+
+// Covers what a relay server (or whoever answers in its place) sends batond: messages of
+// Syncthing's relay protocol (`RelayMessage(decoding:)`), and relay addresses as a person
+// writes them in batond.conf (`RelayAddress`, `SyncthingDeviceID`). Errors must be
+// `RelayProtocolError`; a message read must read back the same from its own encoding.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRelayMessage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = Fuzz.bytes(data, size)
+    do {
+        let message = try RelayMessage(decoding: bytes)
+        let again = try RelayMessage(decoding: try message.encoded())
+        Fuzz.require(again == message, "a message that does not read back: \(message)")
+    } catch is RelayProtocolError {
+    } catch {
+        Fuzz.fail("reading threw \(type(of: error)), not a RelayProtocolError")
+    }
+    let text = String(decoding: bytes, as: UTF8.self)
+    do {
+        let address = try RelayAddress(text)
+        Fuzz.require(address.certificateDigest.count == 32, "a relay id that is not 32 bytes")
+        Fuzz.require((try? RelayAddress(address.description)) == address, "a relay address that does not read back: \(address)")
+    } catch is RelayProtocolError {
+    } catch {
+        Fuzz.fail("reading an address threw \(type(of: error)), not a RelayProtocolError")
+    }
+    return 0
+}
+
+@_cdecl("FuzzRelayMessage_main")
+public func fuzzRelayMessageMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    Fuzz.runDriver(argc, argv, fuzzRelayMessage)
+}
+
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
+                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
+    Fuzz.writeSeedsIfAsked(RelayMessageSeeds.all)
+    return 0
+}
+
+/// Each message as the encoder writes it, and a relay address.
+enum RelayMessageSeeds {
+    static func all() -> [String: [UInt8]] {
+        let messages: [String: RelayMessage] = [
+            "ping": .ping, "join": .joinRelayRequest, "full": .relayFull,
+            "response": .response(code: 1, message: "not found"),
+            "connect": .connectRequest(id: Array(repeating: 0x5A, count: 32)),
+            "invitation": .sessionInvitation(from: Array(repeating: 1, count: 32), key: Array(repeating: 2, count: 32),
+                                             address: [10, 78, 0, 3], port: 22067, serverSocket: true),
+            "session": .joinSessionRequest(key: Array(repeating: 3, count: 32)),
+        ]
+        var seeds = messages.compactMapValues { try? $0.encoded() }
+        seeds["address.txt"] = Array("relay://10.78.0.3:22067/?id=OOAYO63-YDKIQGI-B5YC7JV-4RADKSP-5ZVDZUN-V6BWMXW-ARB5GKE-EEQ4BQI&pingInterval=1m0s".utf8)
+        return seeds
+    }
+}

@@ -1,0 +1,154 @@
+import BatonBus
+import BatonGLib
+import CGLib
+import Foundation
+
+/// Baton's side of a relay server (Syncthing's relay protocol): this device joins the relay
+/// so that paired devices that cannot dial it reach it there (``join(accepting:allowing:)``),
+/// and reaches a device joined to it (``connect(toCertificate:)``). The relay only splices
+/// two TCP sessions: Baton's pinned TLS runs inside, end to end, so the relay sees
+/// ciphertext and cannot pass for either device. The relay's own certificate is pinned too,
+/// to the id in its address.
+@MainActor
+public final class RelayClient {
+    public let relay: RelayAddress
+    private let tls: PeerTLS
+    /// Seconds each step (connect, handshake, answer, session join) may take.
+    public var timeout: Double = 10
+    /// Seconds before joining again after the relay connection ended; doubled after each
+    /// failure, up to a minute.
+    public var retryDelay: Double = 2
+    /// Told of what happens to the membership, for logs and `baton doctor`.
+    public var onStatus: (String) -> Void = { _ in }
+    /// Whether this device is joined to the relay now.
+    public private(set) var isJoined = false
+    private var membership: RelayChannel?
+    private var leaving = false
+
+    public init(relay: RelayAddress, tls: PeerTLS) {
+        self.relay = relay
+        self.tls = tls
+    }
+
+    /// Reaches the device whose certificate is `certificateDER` through the relay, where it
+    /// must be joined now, and completes Baton's handshake with it inside the session.
+    ///
+    /// - Throws: ``LinkError`` naming what failed: the relay, the device not joined to it,
+    ///   the session, the handshake.
+    public func connect(toCertificate certificateDER: [UInt8]) async throws -> PeerLink {
+        let channel = try await RelayChannel.protocolMode(to: relay, certificate: tls.certificate, timeout: timeout)
+        try await channel.send(.connectRequest(id: SyncthingDeviceID.digest(ofCertificate: certificateDER)))
+        let answer = try await channel.receive(timeout: timeout)
+        channel.close()
+        guard case .sessionInvitation(_, let key, let address, let port, let serverSocket) = answer else {
+            throw LinkError(Self.describe(answer, asking: "to reach the device"))
+        }
+        return try await session(key: key, address: address, port: port, serverSocket: serverSocket)
+    }
+
+    /// Joins the relay and stays joined (answering its pings, joining again after it goes)
+    /// until ``leave()``. Each device the relay brings whose certificate digest `allowing`
+    /// accepts has its session joined and Baton's handshake run, then goes to `accepting`;
+    /// others are turned away before any session is joined.
+    public func join(accepting: @escaping @MainActor (PeerLink) -> Void,
+                     allowing: @escaping @MainActor ([UInt8]) -> Bool) {
+        leaving = false
+        Task { @MainActor in
+            var delay = retryDelay
+            while !leaving {
+                do {
+                    try await stayJoined(accepting: accepting, allowing: allowing)
+                    delay = retryDelay
+                } catch {
+                    isJoined = false
+                    guard !leaving else { break }
+                    onStatus("not joined to \(relay.host):\(relay.port): \(error); joining again in \(Int(delay)) s")
+                }
+                guard !leaving else { break }
+                try? await Task.sleep(for: .seconds(delay))
+                delay = min(delay * 2, 60)
+            }
+            isJoined = false
+        }
+    }
+
+    /// Leaves the relay.
+    public func leave() {
+        leaving = true
+        membership?.close()
+        membership = nil
+        isJoined = false
+    }
+
+    private func stayJoined(accepting: @escaping @MainActor (PeerLink) -> Void,
+                            allowing: @escaping @MainActor ([UInt8]) -> Bool) async throws {
+        let channel = try await RelayChannel.protocolMode(to: relay, certificate: tls.certificate, timeout: timeout)
+        membership = channel
+        defer { if membership === channel { membership = nil } }
+        try await channel.send(.joinRelayRequest)
+        let answer = try await channel.receive(timeout: timeout)
+        guard case .response(0, _) = answer else { throw LinkError(Self.describe(answer, asking: "to join")) }
+        isJoined = true
+        onStatus("joined \(relay.host):\(relay.port)")
+        while !leaving {
+            switch try await channel.receive() {
+            case .ping:
+                try await channel.send(.pong)
+            case .sessionInvitation(let from, let key, let address, let port, let serverSocket):
+                guard allowing(from) else {
+                    onStatus("turned away a device that is not paired (\(SyncthingDeviceID.text(of: from)))")
+                    continue
+                }
+                Task { @MainActor in
+                    do {
+                        accepting(try await session(key: key, address: address, port: port, serverSocket: serverSocket))
+                    } catch {
+                        onStatus("a session through \(relay.host):\(relay.port) failed: \(error)")
+                    }
+                }
+            case .relayFull:
+                throw LinkError("the relay is full")
+            case let other:
+                throw LinkError(Self.describe(other, asking: "nothing"))
+            }
+        }
+    }
+
+    /// Joins the session of an invitation and runs Baton's handshake inside: as the TLS
+    /// server when the invitation says so (the joined device), else as the client.
+    private func session(key: [UInt8], address: [UInt8], port: UInt16, serverSocket: Bool) async throws -> PeerLink {
+        let host = Self.host(address) ?? relay.host
+        let channel = try await RelayChannel.sessionMode(host: host, port: port, timeout: timeout)
+        try await channel.send(.joinSessionRequest(key: key))
+        let answer = try await channel.receive(timeout: timeout)
+        guard case .response(0, _) = answer else { throw LinkError(Self.describe(answer, asking: "to join the session")) }
+        // From here the bytes are the other device's: Baton's own TLS, pinned as on a LAN.
+        let connection = channel.handOff()
+        if serverSocket {
+            return try await tls.accept(connection)
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        return try await tls.connect(over: connection)
+    }
+
+    /// An invitation's address as text: `nil` when empty or unspecified (then the relay's own).
+    static func host(_ address: [UInt8]) -> String? {
+        var bytes = address
+        if bytes.count == 16, bytes[0..<12] == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] { bytes = Array(bytes[12...]) }
+        guard bytes.count == 4 || bytes.count == 16, bytes.contains(where: { $0 != 0 }) else { return nil }
+        if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
+        return stride(from: 0, to: 16, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+            .joined(separator: ":")
+    }
+
+    /// What an unexpected answer means.
+    static func describe(_ message: RelayMessage, asking what: String) -> String {
+        switch message {
+        case .response(1, _): return "the relay does not have the device now (asked \(what))"
+        case .response(2, _): return "the relay has this device joined already"
+        case .response(let code, let text): return "the relay refused \(what): \(code) \(Excerpt.of(text))"
+        case .relayFull: return "the relay is full"
+        default: return "the relay answered \(what) with an unexpected message"
+        }
+    }
+}
