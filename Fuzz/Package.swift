@@ -61,7 +61,7 @@ let package = Package(
         ]),
         harness("FuzzPairedDevices", [.product(name: "BatonPeer", package: "Baton")]),
         harness("FuzzNetworkSettings", [
-            .product(name: "BatonBus", package: "Baton"),
+            .product(name: "BatonBus", package: "Baton"), .product(name: "BatonPeer", package: "Baton"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         harness("FuzzAssociationFile", []),

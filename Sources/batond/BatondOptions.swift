@@ -1,6 +1,7 @@
 import ArgumentParser
 import BatonBus
 import BatonGLib
+import BatonPeer
 import Foundation
 import Logging
 
@@ -15,7 +16,8 @@ struct BatondOptions: ParsableCommand {
             continues activities and pairs devices through it. It links with other devices \
             over mutual TLS, found through DNS-SD (avahi-daemon) or given as static peers. \
             Network settings may also be kept in CONFIG-DIR/batond.conf, a key file with a \
-            [network] group: name=, listen=IP:PORT, peers=HOST:PORT;HOST:PORT. Command-line \
+            [network] group: name=, listen=IP:PORT, peers=HOST:PORT;HOST:PORT, \
+            relays=relay://HOST:PORT/?id=ID;…. Command-line \
             options win; peers from both are dialed. It is normally started by D-Bus activation \
             or its systemd user unit; run it in the foreground for development. When another \
             batond already owns the name, it exits at once with status 0, so a second start \
@@ -38,6 +40,9 @@ struct BatondOptions: ParsableCommand {
 
     @Option(help: "A device to dial, HOST:PORT, where DNS-SD does not reach. Repeat for several.")
     var peer: [String] = []
+
+    @Option(help: ArgumentHelp("A relay server (Syncthing's relay protocol, strelaysrv) through which paired devices that cannot be dialed are reached, and reach this one: relay://HOST:PORT/?id=RELAY-ID. Repeat for several.", valueName: "uri"))
+    var relay: [String] = []
 
     @Flag(help: "Do not use DNS-SD (avahi-daemon) to announce this device or find others.")
     var noDiscovery = false
@@ -90,6 +95,13 @@ struct BatondOptions: ParsableCommand {
         }
         if let listen { _ = try NetworkSettings.listenEndpoint(listen, what: "--listen") }
         for address in peer { _ = try NetworkSettings.endpoint(address, what: "--peer") }
+        for address in relay {
+            do {
+                _ = try RelayAddress(address)
+            } catch {
+                throw ValidationError("--relay: \(error)")
+            }
+        }
         if let name { try NetworkSettings.checkName(name) }
     }
 

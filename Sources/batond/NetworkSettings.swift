@@ -1,5 +1,6 @@
 import ArgumentParser
 import BatonBus
+import BatonPeer
 import CGLib
 import Foundation
 
@@ -14,6 +15,9 @@ struct NetworkSettings {
     /// Whether the address was chosen (a taken default port falls back to a free one).
     var isListenChosen: Bool
     var peers: [String]
+    /// Relay servers (`relay://HOST:PORT/?id=…`) through which paired devices that cannot
+    /// be dialed are reached, and reach this one.
+    var relays: [RelayAddress]
 
     static let defaultPort: UInt16 = 48_100
     static let fileName = "batond.conf"
@@ -69,6 +73,18 @@ struct NetworkSettings {
         let filePeers = file["peers"] ?? []
         for address in filePeers { _ = try checked { try Self.endpoint(address, what: "peers") } }
         peers = Array(Set(options.peer + filePeers)).sorted()
+        var relays: [RelayAddress] = []
+        for text in options.relay {
+            do {
+                relays.append(try RelayAddress(text))
+            } catch {
+                throw ValidationError("--relay: \(error)")
+            }
+        }
+        for text in file["relays"] ?? [] {
+            relays.append(try checked { try RelayAddress(text) })
+        }
+        self.relays = relays.reduce(into: []) { kept, relay in if !kept.contains(relay) { kept.append(relay) } }
     }
 
     /// The host name, which GLib reads from the system.
@@ -139,10 +155,12 @@ struct NetworkSettings {
             }
         }
         var count: gsize = 0
-        if let list = g_key_file_get_string_list(keyFile, "network", "peers", &count, nil) {
-            values["peers"] = (0..<Int(count)).compactMap { list[$0].map { String(cString: $0) } }
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            g_strfreev(list)
+        for key in ["peers", "relays"] {
+            if let list = g_key_file_get_string_list(keyFile, "network", key, &count, nil) {
+                values[key] = (0..<Int(count)).compactMap { list[$0].map { String(cString: $0) } }
+                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                g_strfreev(list)
+            }
         }
         return values
     }

@@ -99,6 +99,7 @@ let status: Int32 = MainActor.assumeIsolated {
             logger.notice("port \(settings.port) is taken (\(error)); listening on a free port instead")
             try network.start(host: settings.host, port: 0, peers: settings.peers)
         }
+        network.startRelays(settings.relays)
         if !options.noDiscovery, let port = network.listener?.port {
             discovery.start(deviceID: network.identity.deviceID, port: port, found: { deviceID, host, port in
                 network.discovered(PeerAddress.format(host: host, port: UInt32(port)), deviceID: deviceID)

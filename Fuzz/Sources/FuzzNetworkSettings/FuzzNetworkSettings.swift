@@ -1,9 +1,10 @@
 import ArgumentParser
+import BatonPeer
 import Foundation
 import FuzzSupport
 
 // Covers batond's `batond.conf`: `NetworkSettings(options:directory:)` reading the GLib key
-// file (`g_key_file_load_from_file`, the `[network]` keys `name`, `listen`, `peers`) and
+// file (`g_key_file_load_from_file`, the `[network]` keys `name`, `listen`, `peers`, `relays`) and
 // checking each value. `batond` is an executable target, so NetworkSettings.swift and
 // ConfigError.swift are compiled into this harness through symbolic links. A bad file
 // must be a `ConfigError` (or, for the host name fallback, a `ValidationError`); good
@@ -15,6 +16,7 @@ struct BatondOptions {
     var name: String?
     var listen: String?
     var peer: [String] = []
+    var relay: [String] = []
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -40,6 +42,9 @@ public func fuzzNetworkSettings(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
         Fuzz.fail("settings read from the file do not pass their own checks: \(error)")
     }
     Fuzz.require(settings.peers == Array(Set(settings.peers)).sorted(), "peers are not sorted and unique")
+    for relay in settings.relays {
+        Fuzz.require((try? RelayAddress(relay.description)) == relay, "a relay that does not read back: \(relay)")
+    }
     return 0
 }
 
@@ -65,6 +70,7 @@ enum NetworkSettingsSeeds {
                 name=desk
                 listen=0.0.0.0:48100
                 peers=laptop.local:48100;192.168.1.20:48100;[fe80::1]:48100;
+                relays=relay://relay.example.org:22067/?id=OOAYO63-YDKIQGI-B5YC7JV-4RADKSP-5ZVDZUN-V6BWMXW-ARB5GKE-EEQ4BQI&pingInterval=1m0s;
 
                 """,
             "ipv6-listen.conf": "[network]\nlisten=[::]:0\nname=Büro “oben”\n",

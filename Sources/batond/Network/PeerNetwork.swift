@@ -38,6 +38,11 @@ final class PeerNetwork {
     weak var delegate: (any PeerNetworkDelegate)?
     /// The devices linked, pairing, seen lately or paired, by device id.
     private(set) var devices: [String: PeerDevice] = [:]
+    /// The relays this device is joined to (``startRelays(_:)``).
+    var relays: [RelayClient] = []
+    /// When each paired device was last dialed through the relays.
+    var relayAttempts: [String: Date] = [:]
+    var relayTimer: guint = 0
     /// Places for unpaired devices seen lately (``PeerDevice/seenAt``), so that strangers
     /// cycling through keys from one address or network cannot push the other devices out.
     private var seenQuota = ConnectionQuota<String>(total: maximumSeenDevices, perAddress: maximumPerAddress,
@@ -283,7 +288,7 @@ final class PeerNetwork {
 
     /// Whether `deviceID` is linked, or has a link waiting for its hello: either way it is
     /// not dialed again now.
-    private func isLinkedOrIntroducing(_ deviceID: String) -> Bool {
+    func isLinkedOrIntroducing(_ deviceID: String) -> Bool {
         isLinked(deviceID) || introductions.values.contains { $0.link.peerDeviceID == deviceID }
     }
 
@@ -309,7 +314,7 @@ final class PeerNetwork {
         }
     }
 
-    private func adopt(_ link: PeerLink, dialed: String?) {
+    func adopt(_ link: PeerLink, dialed: String?) {
         guard link.peerDeviceID != identity.deviceID else {
             link.close("this device")
             return
