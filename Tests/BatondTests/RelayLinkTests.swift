@@ -55,6 +55,8 @@ final class RelayLinkTests: XCTestCase {
         let userInfo = (inspected.json as? [String: Any])?["userInfo"] as? [String: Any]
         XCTAssertEqual(userInfo?["text"] as? String, "carried by the relay", "the payload came through the relay")
         XCTAssertFalse(relay.log.contains("carried by the relay"), "the relay saw no plaintext")
+        let doctor = try devices.b.baton(["doctor"]).output
+        XCTAssertTrue(doctor.contains("✔ relay \(namespaces.addressA):22067: joined"), doctor)
         app.stop()
     }
 }

@@ -20,6 +20,8 @@ public final class RelayClient {
     public var retryDelay: Double = 2
     /// Told of what happens to the membership, for logs and `baton doctor`.
     public var onStatus: (String) -> Void = { _ in }
+    /// What ``onStatus`` was told last.
+    public private(set) var lastStatus: String?
     /// Whether this device is joined to the relay now.
     public private(set) var isJoined = false
     private var membership: RelayChannel?
@@ -62,7 +64,7 @@ public final class RelayClient {
                 } catch {
                     isJoined = false
                     guard !leaving else { break }
-                    onStatus("not joined to \(relay.host):\(relay.port): \(error); joining again in \(Int(delay)) s")
+                    report("not joined to \(relay.host):\(relay.port): \(error); joining again in \(Int(delay)) s")
                 }
                 guard !leaving else { break }
                 try? await Task.sleep(for: .seconds(delay))
@@ -70,6 +72,11 @@ public final class RelayClient {
             }
             isJoined = false
         }
+    }
+
+    private func report(_ status: String) {
+        lastStatus = status
+        onStatus(status)
     }
 
     /// Leaves the relay.
@@ -89,21 +96,21 @@ public final class RelayClient {
         let answer = try await channel.receive(timeout: timeout)
         guard case .response(0, _) = answer else { throw LinkError(Self.describe(answer, asking: "to join")) }
         isJoined = true
-        onStatus("joined \(relay.host):\(relay.port)")
+        report("joined \(relay.host):\(relay.port)")
         while !leaving {
             switch try await channel.receive() {
             case .ping:
                 try await channel.send(.pong)
             case .sessionInvitation(let from, let key, let address, let port, let serverSocket):
                 guard allowing(from) else {
-                    onStatus("turned away a device that is not paired (\(SyncthingDeviceID.text(of: from)))")
+                    report("turned away a device that is not paired (\(SyncthingDeviceID.text(of: from)))")
                     continue
                 }
                 Task { @MainActor in
                     do {
                         accepting(try await session(key: key, address: address, port: port, serverSocket: serverSocket))
                     } catch {
-                        onStatus("a session through \(relay.host):\(relay.port) failed: \(error)")
+                        report("a session through \(relay.host):\(relay.port) failed: \(error)")
                     }
                 }
             case .relayFull:

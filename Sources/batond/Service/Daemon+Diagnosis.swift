@@ -24,10 +24,25 @@ extension Daemon {
         checks.append(await notificationCheck())
         checks += InstalledApps.entryChecks()
         checks.append(await syncthingCheck())
+        checks += relayChecks
         if let domainCheck { checks.append(domainCheck) }
         checks += registeredAppChecks
         checks.append(settingsCheck)
         return checks
+    }
+
+    /// Whether this device is joined to each relay it is given (`relays=`, `--relay`): a
+    /// paired device on another network reaches it only through one it is joined to.
+    private var relayChecks: [DiagnosticCheck] {
+        network.relays.map { client in
+            let name = "relay \(client.relay.host):\(client.relay.port)"
+            guard client.isJoined else {
+                return .fail(name, "not joined: paired devices on other networks cannot reach this one through it"
+                                 + (client.lastStatus.map { " (\($0))" } ?? ""),
+                             fix: "check that the relay runs and is reachable, and that its id in relays= is the one it prints")
+            }
+            return .pass(name, "joined: paired devices that cannot dial this one reach it there")
+        }
     }
 
     /// Whether the web domains apps claim are confirmed by their sites; none when no app
