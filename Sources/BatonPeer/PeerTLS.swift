@@ -126,11 +126,16 @@ public final class PeerTLS {
     /// dropped early. The owner may end it sooner through `control`.
     ///
     /// - Throws: ``LinkError``.
+    /// `firstBytesWithin` replaces ``firstBytesTimeout`` for a connection whose peer may
+    /// start later (a relay's session, which the other side joins in its own time).
     public func accept(_ connection: UnsafeMutablePointer<GSocketConnection>,
-                       control: IncomingHandshake = IncomingHandshake()) async throws -> PeerLink {
+                       control: IncomingHandshake = IncomingHandshake(),
+                       firstBytesWithin: Double? = nil) async throws -> PeerLink {
         defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
-        let deadline = control.end(after: incomingHandshakeTimeout,
-                                   "no handshake within \(Self.seconds(incomingHandshakeTimeout))")
+        let firstBytesTimeout = firstBytesWithin ?? self.firstBytesTimeout
+        let handshakeTimeout = max(incomingHandshakeTimeout, firstBytesTimeout + 3)
+        let deadline = control.end(after: handshakeTimeout,
+                                   "no handshake within \(Self.seconds(handshakeTimeout))")
         defer { GLibSources.cancel(deadline) }
         let firstBytes = control.end(after: firstBytesTimeout, "nothing sent within \(Self.seconds(firstBytesTimeout))")
         try await waitForBytes(on: connection, control)

@@ -32,7 +32,10 @@ struct DevicesCommand: ParsableCommand {
             return record["confirmed-here"]?.bool == true ? "pairing (shows \(code), confirmed here)" : "pairing (shows \(code))"
         }
         if record["via"] != nil { return connected ? "paired, reachable" : "paired, out of reach" }
-        if record["paired"]?.bool == true { return connected ? "paired, connected" : "paired, offline" }
+        if record["paired"]?.bool == true {
+            guard connected else { return "paired, offline" }
+            return record["relay"]?.string.map { "paired, connected through the relay \($0)" } ?? "paired, connected"
+        }
         return connected ? "not paired" : "not paired, not connected"
     }
 }

@@ -59,4 +59,28 @@ final class RelayLinkTests: XCTestCase {
         XCTAssertTrue(doctor.contains("✔ relay \(namespaces.addressA):22067: joined"), doctor)
         app.stop()
     }
+
+    func testADirectLinkTakesOverFromTheRelayOnceOneIsPossible() throws {
+        // A listens only on its own loopback; B on its link address, but on a new port, so
+        // A's dials to where it last saw B fail, and the two link through the relay. B's hello
+        // there names its new port: A dials it at B's last address, and that direct link
+        // replaces the relay's.
+        devices.batondA.stop()
+        devices.batondB.stop()
+        let alone = ["--no-discovery", "--relay", relay.address]
+        let batondA = try devices.a.startBatond(["--name", "alpha", "--listen", "127.0.0.1:0"] + alone, name: "batond-a2",
+                                                namespace: namespaces.a)
+        try devices.b.startBatond(["--name", "beta", "--listen", "\(namespaces.addressB):0"] + alone, name: "batond-b2",
+                                  namespace: namespaces.b)
+        func record() throws -> [String: Any]? { try devices.device(devices.idB, on: devices.a) }
+        XCTAssertTrue(waitUntil(timeout: 30) { batondA.log.contains("linked with beta (\(self.devices.idB)) at \(self.namespaces.addressA):22067") },
+                      "linked through the relay first: \(batondA.log.suffix(2000))")
+        XCTAssertTrue(waitUntil(timeout: 30) { try record()?["connected"] as? Bool == true && record()?["relay"] == nil },
+                      "then directly: \(String(describing: try? record()))")
+        Thread.sleep(forTimeInterval: 12)
+        XCTAssertTrue(try record()?["connected"] as? Bool == true && record()?["relay"] == nil,
+                      "the direct link stays: the relay's does not replace it")
+        let table = try devices.a.baton(["devices"]).output
+        XCTAssertTrue(table.contains("paired, connected") && !table.contains("through the relay"), table)
+    }
 }

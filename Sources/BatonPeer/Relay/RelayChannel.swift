@@ -54,6 +54,9 @@ final class RelayChannel {
     static func protocolMode(to relay: RelayAddress, certificate: UnsafeMutablePointer<GTlsCertificate>,
                              timeout: Double) async throws -> RelayChannel {
         let connection = try await PeerTLS.dial(PeerAddress.format(host: relay.host, port: UInt32(relay.port)), timeout: timeout)
+        // The dialer's timeout stays off the socket: a joined device waits for the relay's
+        // pings for minutes, and each step here has a deadline of its own.
+        g_socket_set_timeout(g_socket_connection_get_socket(connection), 0)
         var error: UnsafeMutablePointer<GError>?
         guard let tls = g_tls_client_connection_new(UnsafeMutablePointer(OpaquePointer(connection)), nil, &error) else {
             g_object_unref(UnsafeMutableRawPointer(connection))
@@ -98,6 +101,8 @@ final class RelayChannel {
     /// - Throws: ``LinkError``.
     static func sessionMode(host: String, port: UInt16, timeout: Double) async throws -> RelayChannel {
         let connection = try await PeerTLS.dial(PeerAddress.format(host: host, port: UInt32(port)), timeout: timeout)
+        // Off, as above: the session becomes a link, which its keepalive watches.
+        g_socket_set_timeout(g_socket_connection_get_socket(connection), 0)
         g_object_ref(connection)
         return RelayChannel(stream: UnsafeMutablePointer(OpaquePointer(connection)), connection: connection)
     }

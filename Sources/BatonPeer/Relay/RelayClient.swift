@@ -132,7 +132,7 @@ public final class RelayClient {
         // From here the bytes are the other device's: Baton's own TLS, pinned as on a LAN.
         let connection = channel.handOff()
         if serverSocket {
-            return try await tls.accept(connection)
+            return try await tls.accept(connection, firstBytesWithin: timeout)
         }
         defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
         return try await tls.connect(over: connection)

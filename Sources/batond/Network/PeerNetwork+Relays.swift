@@ -23,7 +23,7 @@ extension PeerNetwork {
             client.onStatus = { [weak self] line in self?.logger.info("relay: \(line)") }
             client.join(accepting: { [weak self] link in
                 self?.logger.info("a link through the relay \(address.host):\(address.port)")
-                self?.adopt(link, dialed: nil)
+                self?.adoptRelayed(link)
             }, allowing: { [weak self] digest in
                 self?.paired.devices.values.contains { SyncthingDeviceID.digest(ofCertificate: Array($0.certificate)) == digest } ?? false
             })
@@ -32,6 +32,22 @@ extension PeerNetwork {
         relayTimer = GLibSources.every(seconds: 2) { [weak self] in
             guard let self, Date().timeIntervalSince(started) >= Self.relayGrace else { return }
             self.dialThroughRelays()
+        }
+    }
+
+    /// Takes a link made through a relay, marked so, and forgets the mark when it closes.
+    private func adoptRelayed(_ link: PeerLink) {
+        let key = ObjectIdentifier(link)
+        relayedLinks.insert(key)
+        adopt(link, dialed: nil)
+        guard link.isOpen else {
+            relayedLinks.remove(key)
+            return
+        }
+        let adopted = link.onClose
+        link.onClose = { [weak self] reason in
+            self?.relayedLinks.remove(key)
+            adopted(reason)
         }
     }
 
@@ -49,7 +65,7 @@ extension PeerNetwork {
                     do {
                         let link = try await relay.connect(toCertificate: certificate)
                         logger.info("linked with \(name) through the relay \(relay.relay.host):\(relay.relay.port)")
-                        adopt(link, dialed: nil)
+                        adoptRelayed(link)
                         return
                     } catch {
                         logger.debug("dialing \(name) through the relay \(relay.relay.host):\(relay.relay.port) failed: \(error)")

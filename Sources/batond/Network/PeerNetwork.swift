@@ -40,6 +40,8 @@ final class PeerNetwork {
     private(set) var devices: [String: PeerDevice] = [:]
     /// The relays this device is joined to (``startRelays(_:)``).
     var relays: [RelayClient] = []
+    /// The links that run through a relay: a direct link replaces them when it comes.
+    var relayedLinks: Set<ObjectIdentifier> = []
     /// When each paired device was last dialed through the relays.
     var relayAttempts: [String: Date] = [:]
     var relayTimer: guint = 0
@@ -139,7 +141,7 @@ final class PeerNetwork {
     /// (``seenDeviceLifetime``). With none due, nothing is armed: a batond without peers
     /// never wakes, and one whose peers are all linked wakes only for their keepalives.
     func scheduleHousekeeping() {
-        var deadline = plan.nextAttempt(isLinked: isLinkedOrIntroducing)
+        var deadline = plan.nextAttempt(isLinked: isLinkedDirectlyOrIntroducing)
         for device in devices.values where !isPaired(device.id) {
             if device.pairing == nil, let link = device.link, !link.isClosing {
                 deadline = Self.earlier(deadline, link.openedAt.addingTimeInterval(unpairedLinkLifetime))
@@ -292,9 +294,17 @@ final class PeerNetwork {
         isLinked(deviceID) || introductions.values.contains { $0.link.peerDeviceID == deviceID }
     }
 
+    /// Whether `deviceID` is linked other than through a relay, or has a link waiting for its
+    /// hello: a device linked through a relay is still dialed directly, on the plan's backoff,
+    /// so that a direct link takes over once one is possible.
+    func isLinkedDirectlyOrIntroducing(_ deviceID: String) -> Bool {
+        if let link = devices[deviceID]?.link, link.isOpen, !relayedLinks.contains(ObjectIdentifier(link)) { return true }
+        return introductions.values.contains { $0.link.peerDeviceID == deviceID }
+    }
+
     private func dialDue() {
         defer { scheduleHousekeeping() }
-        for address in plan.due(isLinked: isLinkedOrIntroducing) {
+        for address in plan.due(isLinked: isLinkedDirectlyOrIntroducing) {
             Task { @MainActor in
                 defer { scheduleHousekeeping() }
                 do {
@@ -491,13 +501,20 @@ final class PeerNetwork {
         device.announced = (hello.protocolVersion, hello.capabilities)
         device.seenAt = nil
         seenQuota.remove(deviceID)
-        let address = hello.port == 0 ? nil : PeerAddress.format(host: link.remoteHost, port: hello.port)
+        // Through a relay, the far end's host is the relay's: where the device listens stays unknown.
+        let relayed = relayedLinks.contains(ObjectIdentifier(link))
+        let address = hello.port == 0 || relayed ? nil : PeerAddress.format(host: link.remoteHost, port: hello.port)
         device.address = address
         let linked = "linked with \(hello.name) (\(deviceID)) at \(link.remoteAddress)"
         if isPaired(deviceID) { logger.info("\(linked), paired") } else { logStranger(linked) }
         device.finishLinkWaiters(linked: true)
         if isPaired(deviceID) {
             if let address { plan.add(address, deviceID: deviceID, source: .paired) }
+            if relayed, hello.port != 0, let host = paired.devices[deviceID]?.address.flatMap(PeerAddress.host(of:)) {
+                // Where the device was last seen, on the port it listens on now: if that
+                // works, a direct link takes over from the relay's.
+                plan.add(PeerAddress.format(host: host, port: hello.port), deviceID: deviceID, source: .paired)
+            }
             do {
                 try paired.update(deviceID, name: hello.name, address: address)
             } catch {
@@ -512,9 +529,12 @@ final class PeerNetwork {
         malloc_trim(0)
     }
 
-    /// Of two links to one device, both sides keep the one dialed by the device with the
-    /// lower id, or the newer when the same side dialed both.
+    /// Of two links to one device, both sides keep a direct one over one through a relay, then
+    /// the one dialed by the device with the lower id, or the newer when the same side dialed both.
     private func prefers(_ new: PeerLink, over old: PeerLink) -> Bool {
+        let newRelayed = relayedLinks.contains(ObjectIdentifier(new))
+        let oldRelayed = relayedLinks.contains(ObjectIdentifier(old))
+        if newRelayed != oldRelayed { return oldRelayed }
         let dialer = { (link: PeerLink) in link.isOutgoing ? self.identity.deviceID : link.peerDeviceID }
         return dialer(new) == dialer(old) || dialer(new) < dialer(old)
     }

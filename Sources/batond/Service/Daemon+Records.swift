@@ -118,6 +118,9 @@ extension Daemon {
                 record["address"] = .string(address)
             }
             let device = network.devices[id]
+            if let link = device?.link, network.relayedLinks.contains(ObjectIdentifier(link)) {
+                record["relay"] = .string(link.remoteAddress)
+            }
             if let announced = device?.announced {
                 record["protocol"] = .uint32(announced.version)
                 record["capabilities"] = .strings(announced.capabilities.sorted())
