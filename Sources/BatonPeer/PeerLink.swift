@@ -19,6 +19,8 @@ public final class PeerLink {
     public let peerDeviceID: String
     /// Whether this side dialed.
     public let isOutgoing: Bool
+    /// Whether the link runs through a relay server (a spliced session), not straight to the peer.
+    public var isRelayed = false
     /// The peer's address, as `HOST:PORT`.
     public let remoteAddress: String
     /// The peer's IP address, without port.

@@ -78,7 +78,7 @@ final class RelayClientTests: XCTestCase {
             _ = try await Outcome { try await stranger.connect(toCertificate: joinedIdentity.certificateDER) }.get()
             XCTFail("a stranger linked")
         } catch {}
-        let turnedAway = await pumpMainLoop { statuses.contains { $0.contains("turned away") } }
+        let turnedAway = await pumpMainLoop { statuses.contains { $0.contains("turned away a device that is not paired") } }
         XCTAssertTrue(turnedAway, "\(statuses)")
         XCTAssertEqual(accepted, 0)
 

@@ -110,6 +110,17 @@ final class PhoneTests: XCTestCase {
         let result = try sessionA.baton(["continue", id])
         XCTAssertEqual(result.status, 0, result.errorOutput)
         XCTAssertTrue(waitUntil { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "") == link + "\n" })
+
+        // The phone's next link takes the place of its last: one offer per phone.
+        let first = "https://news.example.com/story/8"
+        let second = "https://news.example.com/story/9"
+        try phones.shareURL(fromB: first)
+        XCTAssertNotNil(sessionA.waitForActivity(titled: "news.example.com"))
+        try phones.shareURL(fromB: second)
+        XCTAssertTrue(waitUntil(timeout: 10) {
+            let urls = (try self.sessionA.baton(["activities", "--json"]).json as? [[String: Any]] ?? []).compactMap { $0["webpage-url"] as? String }
+            return urls == [second]
+        }, "only the phone's latest link is listed")
     }
 
     func testAnOffersNotificationSendsItsPageToThePhone() throws {

@@ -23,10 +23,7 @@ final class RelayChannel {
     }
 
     isolated deinit {
-        if !isHandedOff {
-            g_cancellable_cancel(cancellable)
-            g_io_stream_close(stream, nil, nil)
-        }
+        if !isHandedOff { close() }
         g_object_unref(UnsafeMutableRawPointer(stream))
         g_object_unref(UnsafeMutableRawPointer(connection))
         g_object_unref(UnsafeMutableRawPointer(cancellable))
@@ -40,10 +37,11 @@ final class RelayChannel {
         return connection
     }
 
-    /// Ends the connection: a read under way fails.
+    /// Ends the connection: a read under way fails. The socket is closed under the stream, so
+    /// nothing waits on a TLS close the other side may never answer.
     func close() {
         g_cancellable_cancel(cancellable)
-        g_io_stream_close(stream, nil, nil)
+        g_socket_close(g_socket_connection_get_socket(connection), nil)
     }
 
     /// Protocol mode: TLS to `relay` with `certificate` as the client's (the relay knows a

@@ -26,6 +26,16 @@ public final class RelayClient {
     public private(set) var isJoined = false
     private var membership: RelayChannel?
     private var leaving = false
+    private var joining: Task<Void, Never>?
+    /// Sessions being joined now: at most ``maximumSessions``, whatever the relay sends.
+    private var sessions = 0
+    /// When a device was last turned away, so that a flood of them is logged once a minute.
+    private var lastTurnedAway: Date?
+    /// The most sessions joined at once.
+    public static let maximumSessions = 4
+    /// Seconds without a word from the relay (it pings every minute by default) after which
+    /// this device joins again: a relay gone silently is not taken for one still there.
+    public var silenceLimit: Double = 180
 
     public init(relay: RelayAddress, tls: PeerTLS) {
         self.relay = relay
@@ -54,14 +64,16 @@ public final class RelayClient {
     /// others are turned away before any session is joined.
     public func join(accepting: @escaping @MainActor (PeerLink) -> Void,
                      allowing: @escaping @MainActor ([UInt8]) -> Bool) {
+        leave()
         leaving = false
-        Task { @MainActor in
+        joining = Task { @MainActor in
             var delay = retryDelay
-            while !leaving {
+            while !leaving && !Task.isCancelled {
                 do {
                     try await stayJoined(accepting: accepting, allowing: allowing)
-                    delay = retryDelay
                 } catch {
+                    // A membership that held was a good one: the wait starts over after it.
+                    if isJoined { delay = retryDelay }
                     isJoined = false
                     guard !leaving else { break }
                     report("not joined to \(relay.host):\(relay.port): \(error); joining again in \(Int(delay)) s")
@@ -82,6 +94,8 @@ public final class RelayClient {
     /// Leaves the relay.
     public func leave() {
         leaving = true
+        joining?.cancel()
+        joining = nil
         membership?.close()
         membership = nil
         isJoined = false
@@ -98,15 +112,21 @@ public final class RelayClient {
         isJoined = true
         report("joined \(relay.host):\(relay.port)")
         while !leaving {
-            switch try await channel.receive() {
+            switch try await channel.receive(timeout: silenceLimit) {
             case .ping:
                 try await channel.send(.pong)
             case .sessionInvitation(let from, let key, let address, let port, let serverSocket):
                 guard allowing(from) else {
-                    report("turned away a device that is not paired (\(SyncthingDeviceID.text(of: from)))")
+                    if lastTurnedAway.map({ Date().timeIntervalSince($0) >= 60 }) ?? true {
+                        lastTurnedAway = Date()
+                        report("turned away a device that is not paired (\(SyncthingDeviceID.text(of: from))); more are logged at most once a minute")
+                    }
                     continue
                 }
+                guard sessions < Self.maximumSessions else { continue }
+                sessions += 1
                 Task { @MainActor in
+                    defer { sessions -= 1 }
                     do {
                         accepting(try await session(key: key, address: address, port: port, serverSocket: serverSocket))
                     } catch {

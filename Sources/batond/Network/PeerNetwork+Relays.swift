@@ -5,13 +5,13 @@ import Foundation
 /// Paired devices on other networks, reached through relay servers (Syncthing's relay
 /// protocol, `relays=` in batond.conf or `--relay`): this device joins each relay, so paired
 /// devices that cannot dial it reach it there, and dials through them the paired devices it
-/// cannot link with directly. Only paired devices: the relay turns everyone else away before
-/// a session. The link inside is Baton's own pinned TLS, as on a LAN.
+/// has no link with. Only paired devices: the relay turns everyone else away before a session,
+/// and a link whose certificate is not a paired device's is closed, whatever the relay said.
+/// The link inside is Baton's own pinned TLS, as on a LAN; a direct link replaces it.
 extension PeerNetwork {
     /// Seconds between two dials of one device through the relays.
     static let relayRedialInterval: Double = 10
-    /// Seconds a device must have been without a link before it is dialed through a relay, so
-    /// that a direct dial goes first.
+    /// Seconds after batond starts before it dials through relays, so that direct dials go first.
     static let relayGrace: Double = 3
 
     /// Joins the relays and starts dialing through them.
@@ -22,8 +22,7 @@ extension PeerNetwork {
             let client = RelayClient(relay: address, tls: tls)
             client.onStatus = { [weak self] line in self?.logger.info("relay: \(line)") }
             client.join(accepting: { [weak self] link in
-                self?.logger.info("a link through the relay \(address.host):\(address.port)")
-                self?.adoptRelayed(link)
+                self?.adoptRelayed(link, expecting: nil)
             }, allowing: { [weak self] digest in
                 self?.paired.devices.values.contains { SyncthingDeviceID.digest(ofCertificate: Array($0.certificate)) == digest } ?? false
             })
@@ -35,37 +34,33 @@ extension PeerNetwork {
         }
     }
 
-    /// Takes a link made through a relay, marked so, and forgets the mark when it closes.
-    private func adoptRelayed(_ link: PeerLink) {
-        let key = ObjectIdentifier(link)
-        relayedLinks.insert(key)
+    /// Takes a link made through a relay, marked so: only a paired device's (the one dialed,
+    /// when `certificate` is given), as the handshake showed it, not as the relay said.
+    private func adoptRelayed(_ link: PeerLink, expecting certificate: [UInt8]?) {
+        guard isPaired(link.peerDeviceID), certificate == nil || link.peerCertificateDER == certificate else {
+            logStranger("closing a link through a relay with \(link.peerDeviceID), which is not the paired device expected")
+            return link.close("not a paired device")
+        }
+        link.isRelayed = true
+        logger.info("a link with \(displayName(link.peerDeviceID)) through the relay \(link.remoteAddress)")
         adopt(link, dialed: nil)
-        guard link.isOpen else {
-            relayedLinks.remove(key)
-            return
-        }
-        let adopted = link.onClose
-        link.onClose = { [weak self] reason in
-            self?.relayedLinks.remove(key)
-            adopted(reason)
-        }
     }
 
-    /// Dials each paired device without a link through the relays, one relay after the other,
-    /// at most every ``relayRedialInterval``.
+    /// Dials each paired device without a link through the relays, one relay after the
+    /// other, at most every ``relayRedialInterval`` and one dial per device at a time.
     func dialThroughRelays() {
         let now = Date()
-        for device in paired.devices.values where !isLinkedOrIntroducing(device.id) {
+        for device in paired.devices.values where !isLinkedOrIntroducing(device.id) && !relayDialing.contains(device.id) {
             if let last = relayAttempts[device.id], now.timeIntervalSince(last) < Self.relayRedialInterval { continue }
             relayAttempts[device.id] = now
+            relayDialing.insert(device.id)
             let certificate = Array(device.certificate)
             let name = device.name
             Task { @MainActor in
+                defer { relayDialing.remove(device.id) }
                 for relay in relays where !isLinkedOrIntroducing(device.id) {
                     do {
-                        let link = try await relay.connect(toCertificate: certificate)
-                        logger.info("linked with \(name) through the relay \(relay.relay.host):\(relay.relay.port)")
-                        adoptRelayed(link)
+                        adoptRelayed(try await relay.connect(toCertificate: certificate), expecting: certificate)
                         return
                     } catch {
                         logger.debug("dialing \(name) through the relay \(relay.relay.host):\(relay.relay.port) failed: \(error)")

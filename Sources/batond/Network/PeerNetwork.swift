@@ -40,8 +40,8 @@ final class PeerNetwork {
     private(set) var devices: [String: PeerDevice] = [:]
     /// The relays this device is joined to (``startRelays(_:)``).
     var relays: [RelayClient] = []
-    /// The links that run through a relay: a direct link replaces them when it comes.
-    var relayedLinks: Set<ObjectIdentifier> = []
+    /// The paired devices being dialed through the relays now.
+    var relayDialing: Set<String> = []
     /// When each paired device was last dialed through the relays.
     var relayAttempts: [String: Date] = [:]
     var relayTimer: guint = 0
@@ -298,7 +298,7 @@ final class PeerNetwork {
     /// hello: a device linked through a relay is still dialed directly, on the plan's backoff,
     /// so that a direct link takes over once one is possible.
     func isLinkedDirectlyOrIntroducing(_ deviceID: String) -> Bool {
-        if let link = devices[deviceID]?.link, link.isOpen, !relayedLinks.contains(ObjectIdentifier(link)) { return true }
+        if let link = devices[deviceID]?.link, link.isOpen, !link.isRelayed { return true }
         return introductions.values.contains { $0.link.peerDeviceID == deviceID }
     }
 
@@ -502,7 +502,7 @@ final class PeerNetwork {
         device.seenAt = nil
         seenQuota.remove(deviceID)
         // Through a relay, the far end's host is the relay's: where the device listens stays unknown.
-        let relayed = relayedLinks.contains(ObjectIdentifier(link))
+        let relayed = link.isRelayed
         let address = hello.port == 0 || relayed ? nil : PeerAddress.format(host: link.remoteHost, port: hello.port)
         device.address = address
         let linked = "linked with \(hello.name) (\(deviceID)) at \(link.remoteAddress)"
@@ -532,9 +532,7 @@ final class PeerNetwork {
     /// Of two links to one device, both sides keep a direct one over one through a relay, then
     /// the one dialed by the device with the lower id, or the newer when the same side dialed both.
     private func prefers(_ new: PeerLink, over old: PeerLink) -> Bool {
-        let newRelayed = relayedLinks.contains(ObjectIdentifier(new))
-        let oldRelayed = relayedLinks.contains(ObjectIdentifier(old))
-        if newRelayed != oldRelayed { return oldRelayed }
+        if new.isRelayed != old.isRelayed { return old.isRelayed }
         let dialer = { (link: PeerLink) in link.isOutgoing ? self.identity.deviceID : link.peerDeviceID }
         return dialer(new) == dialer(old) || dialer(new) < dialer(old)
     }

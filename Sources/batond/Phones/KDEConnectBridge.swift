@@ -143,7 +143,7 @@ final class KDEConnectBridge: PhoneBridge {
         }
     }
 
-    /// An id as kdeconnectd writes them (letters, digits, `_` and `-`), usable in an object path.
+    /// An id as kdeconnectd writes them (letters, digits and `_`), usable in an object path.
     static func isDeviceID(_ id: String) -> Bool {
         !id.isEmpty && id.utf8.count <= 128 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     }

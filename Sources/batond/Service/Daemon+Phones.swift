@@ -53,7 +53,8 @@ extension Daemon: PhoneBridgeDelegate {
     /// Sends the page of the offer `offerID` to the phone `phoneID`, as its notification's
     /// "Send to ‹phone›" asked.
     func sendFromNotification(_ offerID: String, toPhone phoneID: String) {
-        guard let offer = offers.offers[offerID], let url = offer.summary.webpageURL, let phone = phones.phone(phoneID) else { return }
+        guard let offer = offers.offers[offerID], let url = offer.summary.webpageURL,
+              let phone = phones.all.first(where: { $0.id == phoneID }) else { return }
         Task { @MainActor in
             do {
                 try await phones.share(url, with: phone)
@@ -68,16 +69,25 @@ extension Daemon: PhoneBridgeDelegate {
         devicesChanged()
     }
 
-    /// A link a phone shared: listed as an offer of a web page from that phone, which
-    /// continues in the app claiming its domain, or in the browser.
+    /// How long a link a phone shared stays listed.
+    static let phoneOfferLifetime: TimeInterval = 30 * 60
+
+    /// A link a phone shared: listed as an offer of a web page from that phone (in place of
+    /// the one it shared before, for ``phoneOfferLifetime``), which continues in the app
+    /// claiming its domain, or in the browser.
     func phone(_ phone: Phone, shared url: URL) {
+        if let previous = phoneOffers.removeValue(forKey: phone.id), let offer = offers.offers[previous] {
+            offers.remove(previous)
+            withdrawNotification(of: offer)
+        }
         let payload = UserActivityPayload(activityType: UserActivity.browsingWebType, title: url.host ?? url.absoluteString,
-                                          webpageURL: url)
+                                          webpageURL: url, expirationDate: Date().addingTimeInterval(Self.phoneOfferLifetime))
         do {
             let bytes = try payload.encodedBytes()
             let offer = Offer(id: ListingID.make(), summary: ActivitySummary(payload), appID: nil, teamID: nil,
                               device: phone.name, origin: .held(bytes))
             try offers.add(offer)
+            phoneOffers[phone.id] = offer.id
             logger.info("\(phone.name) shared a web page through \(phone.via): offer \(offer.id)")
             notify(offer)
         } catch {

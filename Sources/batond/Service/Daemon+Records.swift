@@ -118,7 +118,7 @@ extension Daemon {
                 record["address"] = .string(address)
             }
             let device = network.devices[id]
-            if let link = device?.link, network.relayedLinks.contains(ObjectIdentifier(link)) {
+            if let link = device?.link, link.isRelayed {
                 record["relay"] = .string(link.remoteAddress)
             }
             if let announced = device?.announced {

@@ -26,6 +26,8 @@ final class Daemon {
     let logger: Logger
     /// The offer each notification shows, by notification key (``notificationKey(_:)``).
     var notifiedOffers: [String: NotifiedOffer] = [:]
+    /// The offer of the link each phone shared last, by phone id: one per phone.
+    var phoneOffers: [String: String] = [:]
     /// Each paired device's most recent offer listed, by device id.
     var latestOffers: [String: String] = [:]
     /// What the person decided (Handoff on or off, quiet, blocked devices and apps).
