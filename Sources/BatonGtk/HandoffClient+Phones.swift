@@ -34,7 +34,7 @@ extension HandoffClient {
         }
     }
 
-    /// Sends the web page (``UserActivity/webpageURL``) of the app's current activity, as the
+    /// Sends the web page (`UserActivity.webpageURL`) of the app's current activity, as the
     /// service last heard it, to `phone`.
     ///
     /// - Throws: `UserActivityError`: `handoffFailed` when the service is not running or the
