@@ -61,8 +61,8 @@ final class ActionsPhoneBridge: PhoneBridge {
     private var owner: String?
     /// Each phone's object path, by Baton's id.
     private var paths: [String: String] = [:]
-    private var refreshing = false
-    private var refreshAgain = false
+    /// Reads the phones again, once at a time.
+    private lazy var refresher = SerialRefresh { [weak self] in await self?.readAndPublish() }
 
     init(_ service: Service, connection: BusConnection, logger: Logger) {
         self.service = service
@@ -92,25 +92,15 @@ final class ActionsPhoneBridge: PhoneBridge {
 
     private func refresh() {
         guard owner != nil else { return }
-        guard !refreshing else {
-            refreshAgain = true
-            return
-        }
-        refreshing = true
-        Task { @MainActor in
-            defer {
-                refreshing = false
-                if refreshAgain {
-                    refreshAgain = false
-                    refresh()
-                }
-            }
-            guard let (read, readPaths) = await readPhones() else { return }
-            paths = readPaths
-            guard read != phones else { return }
-            phones = read
-            delegate?.phonesChanged()
-        }
+        refresher.request()
+    }
+
+    private func readAndPublish() async {
+        guard let (read, readPaths) = await readPhones() else { return }
+        paths = readPaths
+        guard read != phones else { return }
+        phones = read
+        delegate?.phonesChanged()
     }
 
     /// The paired phones and tablets of `GetManagedObjects`, with their paths; `nil` when the

@@ -23,8 +23,8 @@ final class KDEConnectBridge: PhoneBridge {
     private let connection: BusConnection
     private let logger: Logger
     private var owner: String?
-    private var refreshing = false
-    private var refreshAgain = false
+    /// Reads the phones again, once at a time.
+    private lazy var refresher = SerialRefresh { [weak self] in await self?.readAndPublish() }
 
     init(connection: BusConnection, logger: Logger) {
         self.connection = connection
@@ -59,24 +59,14 @@ final class KDEConnectBridge: PhoneBridge {
     /// Reads the paired devices again, once at a time.
     private func refresh() {
         guard owner != nil else { return }
-        guard !refreshing else {
-            refreshAgain = true
-            return
-        }
-        refreshing = true
-        Task { @MainActor in
-            defer {
-                refreshing = false
-                if refreshAgain {
-                    refreshAgain = false
-                    refresh()
-                }
-            }
-            let read = await readPhones()
-            guard read != phones else { return }
-            phones = read
-            delegate?.phonesChanged()
-        }
+        refresher.request()
+    }
+
+    private func readAndPublish() async {
+        let read = await readPhones()
+        guard read != phones else { return }
+        phones = read
+        delegate?.phonesChanged()
     }
 
     private func readPhones() async -> [Phone] {
