@@ -29,6 +29,7 @@ packages=(
     openssl             # a test CA and an HTTPS server (s_server) for the domain verification tests
     chromium            # a real browser with the Baton extension for the web page tests
     kdeconnect          # two real kdeconnectd (one a phone) for the phone tests (Qt and KDE Frameworks: ~37 MB)
+    iptables            # two home routers (masquerade, nothing in) for the relay test across NATs
 )
 
 missing=()

@@ -20,7 +20,7 @@ public final class DevicePair {
     /// second machine would not have (``ServiceSession/startBatond(_:name:namespace:discovery:environment:hiding:)``).
     public let privateFolderOfA: URL?
     /// The network namespaces the two batonds run in, as two hosts, if they do.
-    public let namespaces: NetworkNamespacePair?
+    public let namespaces: (any TwoHostNetwork)?
 
     /// Starts both batonds and waits until they are linked (not paired).
     ///
@@ -30,10 +30,10 @@ public final class DevicePair {
     ///   - displayB: a `DISPLAY` for device B's processes.
     ///   - hidingFromB: the name of a folder made in A's root that B does not see
     ///     (``privateFolderOfA``), as though the devices were two machines.
-    ///   - namespaces: network namespaces for A and B, which then link over their veth pair
+    ///   - namespaces: network namespaces for A and B, which then link over their network
     ///     (DNS-SD off), not loopback; they are removed with the pair.
     public init(batondArguments: [String] = [], argumentsB: [String] = [], fixedNames: Bool = true,
-                displayB: String? = nil, hidingFromB: String? = nil, namespaces: NetworkNamespacePair? = nil) throws {
+                displayB: String? = nil, hidingFromB: String? = nil, namespaces: (any TwoHostNetwork)? = nil) throws {
         self.namespaces = namespaces
         arguments = batondArguments
         self.argumentsB = argumentsB

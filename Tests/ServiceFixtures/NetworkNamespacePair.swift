@@ -20,7 +20,7 @@ public final class NetworkNamespacePair {
     public init(prefix: String = "baton-docs") throws {
         a = "\(prefix)-a"
         b = "\(prefix)-b"
-        Self.delete(a, b)
+        NamespaceCommands.delete([a, b])
         let veth = "\(prefix.prefix(8))-va"
         let peer = "\(prefix.prefix(8))-vb"
         let steps: [[String]] = [
@@ -32,9 +32,9 @@ public final class NetworkNamespacePair {
             ["-n", a, "link", "set", veth, "up"], ["-n", b, "link", "set", peer, "up"],
         ]
         for step in steps {
-            let status = Self.ip(step)
+            let status = NamespaceCommands.ip(step)
             guard status == 0 else {
-                Self.delete(a, b)
+                NamespaceCommands.delete([a, b])
                 throw FixtureError("ip \(step.joined(separator: " ")) failed with status \(status)")
             }
         }
@@ -49,14 +49,18 @@ public final class NetworkNamespacePair {
     public func remove() {
         guard !removed else { return }
         removed = true
-        Self.delete(a, b)
+        NamespaceCommands.delete([a, b])
     }
 
     deinit {
         remove()
     }
+}
 
-    private static func delete(_ names: String...) {
+/// The `ip` commands the namespace fixtures share.
+enum NamespaceCommands {
+    /// Kills what runs in each namespace named, and deletes it.
+    static func delete(_ names: [String]) {
         for name in names {
             let pids = Process()
             pids.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
@@ -73,8 +77,9 @@ public final class NetworkNamespacePair {
         }
     }
 
+    /// Runs `ip` with `arguments`; its exit status.
     @discardableResult
-    private static func ip(_ arguments: [String]) -> Int32 {
+    static func ip(_ arguments: [String]) -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
         process.arguments = arguments

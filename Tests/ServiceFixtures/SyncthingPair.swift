@@ -43,7 +43,7 @@ public final class SyncthingPair {
     /// batond finds the configuration) sharing `folderA` and `folderB` as `folderID`, and
     /// starts both.
     public init(homeA: URL, folderA: URL, homeB: URL, folderB: URL, folderID: String = "notes",
-                namespaces: NetworkNamespacePair? = nil) throws {
+                namespaces: (any TwoHostNetwork)? = nil) throws {
         self.folderID = folderID
         a = try Self.prepare(home: homeA, folder: folderA, namespace: namespaces?.a, host: namespaces?.addressA)
         b = try Self.prepare(home: homeB, folder: folderB, namespace: namespaces?.b, host: namespaces?.addressB)
