@@ -106,12 +106,46 @@ final class NoteApp: BatonApplication, ApplicationDelegate {
             window.userActivity?.supportsContinuationStreams = true
             window.userActivity?.delegate = origin
         }
+        if let page = option("--webpage") {
+            do {
+                try window.userActivity?.setWebpageURL(URL(string: page))
+            } catch {
+                FileHandle.standardError.write(Data("note: webpage refused: \(error)\n".utf8))
+            }
+        }
+        if let name = option("--send-to-phone") {
+            GLibSources.onUnixSignal(SIGHUP) { [weak self] in self?.sendToPhone(named: name) }
+        }
         let ineligible = arguments.contains("--ineligible")
         if ineligible { window.userActivity?.isEligibleForHandoff = false }
         if fault != nil || ineligible {
             center.scheduler = IdleScheduler()
             window.userActivity?.becomeCurrent()
             window.userActivity?.needsSave = true
+        }
+    }
+
+    /// What an app's "Send to Phone" menu does (here on SIGHUP, with `--send-to-phone NAME`): waits (up to 20 s) until `HandoffClient`
+    /// lists the phone named `name`, then sends it the current activity's web page. Says what
+    /// happened on standard error: `note: phones: …`, then `note: sent to …` or `note: send failed: …`.
+    private func sendToPhone(named name: String) {
+        Task { @MainActor in
+            let deadline = Date().addingTimeInterval(20)
+            var phones: [HandoffClient.Phone] = []
+            while Date() < deadline {
+                phones = await handoff?.phones() ?? []
+                if phones.contains(where: { $0.name == name && $0.isReachable }) { break }
+                try? await Task.sleep(for: .milliseconds(300))
+            }
+            let listed = phones.map { "\($0.name) (\($0.isReachable ? "reachable" : "away"))" }.joined(separator: ", ")
+            FileHandle.standardError.write(Data("note: phones: \(listed)\n".utf8))
+            guard let phone = phones.first(where: { $0.name == name }) else { return }
+            do {
+                try await handoff?.sendCurrentActivity(to: phone)
+                FileHandle.standardError.write(Data("note: sent to \(phone.name)\n".utf8))
+            } catch {
+                FileHandle.standardError.write(Data("note: send failed: \(error)\n".utf8))
+            }
         }
     }
 

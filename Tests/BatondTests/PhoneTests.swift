@@ -136,4 +136,36 @@ final class PhoneTests: XCTestCase {
                       "the notification offers to send the page to the phone")
         XCTAssertTrue(phones.waitForReceivedURL(page, on: .b), "the phone received \(phones.receivedURLs(on: .b))")
     }
+
+    /// What an app's "Send to Phone" menu does, through BatonGtk (`HandoffClient.phones()` and
+    /// `sendCurrentActivity(to:)`): the app lists the phone and sends its current activity's
+    /// page; an app whose activity has no page is told why.
+    func testAnAppSendsItsCurrentActivitysPageToThePhoneThroughHandoffClient() throws {
+        XCTAssertTrue(waitUntil(timeout: 10) { try self.phoneRecord()?["connected"] as? Bool == true })
+        try sessionA.installTestAppEntry(id: "org.baton.TestApp")
+        let page = "https://notes.example.org/n/7"
+        func current() throws -> String? {
+            ((try sessionA.baton(["status", "--json"]).json as? [String: Any])?["current"] as? [String: Any])?["title"] as? String
+        }
+        let app = try sessionA.start(ServiceSession.product("BatonTestApp"),
+                                     ["app", "--text", "with a page", "--webpage", page, "--send-to-phone", "Pixel"], name: "app")
+        XCTAssertTrue(waitUntil(timeout: 15) { try current() == "Note: with a page" }, "the note is current")
+        kill(app.pid, SIGHUP)
+        XCTAssertTrue(waitUntil(timeout: 25) { app.log.contains("note: sent to Pixel") || app.log.contains("note: send failed") }, app.log)
+        XCTAssertTrue(app.log.contains("note: phones: Pixel (reachable)"), "the app listed the phone: \(app.log)")
+        XCTAssertTrue(app.log.contains("note: sent to Pixel"), app.log)
+        XCTAssertTrue(phones.waitForReceivedURL(page, on: .b), "the phone received \(phones.receivedURLs(on: .b))")
+        XCTAssertEqual(phones.receivedURLs(on: .b), [page], "exactly that link, once")
+        app.stop()
+
+        let pageless = try sessionA.start(ServiceSession.product("BatonTestApp"),
+                                          ["app", "--text", "no page", "--send-to-phone", "Pixel"], name: "pageless")
+        XCTAssertTrue(waitUntil(timeout: 15) { try current() == "Note: no page" }, "the page-less note is current")
+        kill(pageless.pid, SIGHUP)
+        XCTAssertTrue(waitUntil(timeout: 25) { pageless.log.contains("note: sent to") || pageless.log.contains("note: send failed") },
+                      pageless.log)
+        XCTAssertTrue(pageless.log.contains("note: send failed") && pageless.log.contains("has no web page"), pageless.log)
+        XCTAssertEqual(phones.receivedURLs(on: .b), [page], "nothing else reached the phone")
+        pageless.stop()
+    }
 }
