@@ -16,6 +16,9 @@ struct StatusCommand: ParsableCommand {
             let device = TerminalText.printable(status["device-name"]?.string ?? "?")
             print("this device: \(device) (\(status["device-id"]?.string ?? "?")), listening on \(status["listen"]?.string ?? "-")")
             print("paired devices: \(status["paired-devices"]?.integer ?? 0)")
+            if let tailnet = status["tailnet"]?.strings {
+                print("tailnet: \(tailnet.isEmpty ? "no device to dial" : tailnet.map(TerminalText.printable).joined(separator: ", "))")
+            }
             let phones = status["phones"]?.strings ?? []
             print("phones: \(phones.isEmpty ? "none" : phones.map(TerminalText.printable).joined(separator: ", "))")
             print("registered apps: \(status["apps"]?.integer ?? 0)")

@@ -47,6 +47,15 @@ struct BatondOptions: ParsableCommand {
     @Flag(help: "Do not use DNS-SD (avahi-daemon) to announce this device or find others.")
     var noDiscovery = false
 
+    @Option(help: ArgumentHelp("tailscaled's LocalAPI socket, from which the devices of the user's tailnet are read and dialed at batond's default port.", valueName: "path"))
+    var tailscaleSocket: String = "/run/tailscale/tailscaled.sock"
+
+    @Flag(help: "Do not read the devices of the user's tailnet from tailscaled.")
+    var noTailnet = false
+
+    @Option(help: .hidden)
+    var tailnetInterval: UInt32 = 60
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 

@@ -88,6 +88,9 @@ let status: Int32 = MainActor.assumeIsolated {
         options.noDiscovery ? .pass("discovery", "off (--no-discovery): only static peers (--peer) are dialed")
             : discovery.status
     }
+    if !options.noTailnet {
+        daemon.tailnet = TailnetWatcher(socketPath: options.tailscaleSocket, interval: max(1, options.tailnetInterval), logger: logger)
+    }
     let loop = g_main_loop_new(nil, 0)
     var exitStatus: Int32 = 0
     /// Listens, dials and announces this device: only once this batond is the service, so
@@ -100,6 +103,10 @@ let status: Int32 = MainActor.assumeIsolated {
             try network.start(host: settings.host, port: 0, peers: settings.peers)
         }
         network.startRelays(settings.relays)
+        if let tailnet = daemon.tailnet {
+            tailnet.onPeers = { peers in network.dialTailnet(peers, port: NetworkSettings.defaultPort) }
+            tailnet.start()
+        }
         if !options.noDiscovery, let port = network.listener?.port {
             discovery.start(deviceID: network.identity.deviceID, port: port, found: { deviceID, host, port in
                 network.discovered(PeerAddress.format(host: host, port: UInt32(port)), deviceID: deviceID)

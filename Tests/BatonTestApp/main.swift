@@ -39,6 +39,7 @@ let status: Int32 = MainActor.assumeIsolated {
     case "impostor-daemon": return runImpostorDaemon()
     case "fake-systemd": return runFakeSystemd(log: option("--log") ?? "/dev/null", fail: arguments.contains("--fail"))
     case "phone-service": return runPhoneServiceStandIn(flavor: option("--flavor") ?? "", log: option("--log") ?? "/dev/null")
+    case "tailscale-localapi": return runTailscaleLocalAPIStandIn(socket: option("--socket") ?? "", status: option("--status") ?? "")
     default:
         FileHandle.standardError.write(Data("usage: BatonTestApp app|notification-server|register|impostor-daemon|fake-systemd|phone-service [options]\n".utf8))
         return 64

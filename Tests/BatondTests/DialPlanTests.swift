@@ -99,4 +99,15 @@ final class DialPlanTests: XCTestCase {
         plan.remove(device: "bbbb", source: .discovered)
         XCTAssertNotNil(plan.targets["10.0.0.3:48100"], "no longer announced, but paired: still dialed")
     }
+
+    func testATailnetAddressGoesWhenNoReasonToDialItIsLeft() {
+        var plan = DialPlan()
+        plan.add("100.64.0.5:48100", source: .tailnet)
+        plan.add("100.64.0.6:48100", source: .tailnet)
+        plan.add("100.64.0.6:48100", source: .configured)
+        plan.remove("100.64.0.5:48100", source: .tailnet)
+        plan.remove("100.64.0.6:48100", source: .tailnet)
+        XCTAssertNil(plan.targets["100.64.0.5:48100"], "no longer listed: no longer dialed")
+        XCTAssertEqual(plan.targets["100.64.0.6:48100"]?.sources, [.configured], "a static peer stays")
+    }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The addresses batond dials and when: static peers, paired devices' last addresses and
-/// devices found through DNS-SD, each retried with exponential backoff while it has no link.
+/// The addresses batond dials and when: static peers, paired devices' last addresses,
+/// devices found through DNS-SD and the tailnet's devices, each retried with exponential
+/// backoff while it has no link.
 struct DialPlan {
     /// Why an address is dialed; it is dialed while any reason holds.
     enum Source: Hashable {
@@ -13,6 +14,8 @@ struct DialPlan {
         case paired
         /// Asked for now (pairing with a device not linked): once.
         case requested
+        /// A device of the user's tailnet, as tailscaled lists it: while it is listed.
+        case tailnet
     }
 
     struct Target {
@@ -50,6 +53,12 @@ struct DialPlan {
             targets[address]?.sources.remove(source)
             if targets[address]?.sources.isEmpty == true { targets[address] = nil }
         }
+    }
+
+    /// Drops `source` from `address`, which goes when no reason to dial it is left.
+    mutating func remove(_ address: String, source: Source) {
+        targets[address]?.sources.remove(source)
+        if targets[address]?.sources.isEmpty == true { targets[address] = nil }
     }
 
     /// The addresses to dial now, marked as being dialed: not those whose device is linked

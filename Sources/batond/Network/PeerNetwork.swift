@@ -45,6 +45,8 @@ final class PeerNetwork {
     /// When each paired device was last dialed through the relays.
     var relayAttempts: [String: Date] = [:]
     var relayTimer: guint = 0
+    /// The tailnet's devices dialed now (``dialTailnet(_:port:)``), by address.
+    private var tailnetAddresses: Set<String> = []
     /// Places for unpaired devices seen lately (``PeerDevice/seenAt``), so that strangers
     /// cycling through keys from one address or network cannot push the other devices out.
     private var seenQuota = ConnectionQuota<String>(total: maximumSeenDevices, perAddress: maximumPerAddress,
@@ -183,6 +185,18 @@ final class PeerNetwork {
     func undiscovered(_ deviceID: String) {
         plan.remove(device: deviceID, source: .discovered)
         scheduleHousekeeping()
+    }
+
+    /// The user's tailnet (Tailscale): its devices that may run batond are dialed at
+    /// `port` while tailscaled lists them, as DNS-SD's are; whoever answers is listed like any
+    /// device nearby, and nothing is shared before pairing. The ones no longer listed are
+    /// dialed only where they are paired or configured.
+    func dialTailnet(_ peers: [TailnetStatus.Peer], port: UInt16) {
+        let addresses = Set(peers.map { PeerAddress.format(host: $0.address, port: UInt32(port)) })
+        for gone in tailnetAddresses.subtracting(addresses) { plan.remove(gone, source: .tailnet) }
+        for new in addresses.subtracting(tailnetAddresses) { plan.add(new, source: .tailnet) }
+        tailnetAddresses = addresses
+        dialDue()
     }
 
     func isLinked(_ deviceID: String) -> Bool { devices[deviceID]?.isLinked ?? false }

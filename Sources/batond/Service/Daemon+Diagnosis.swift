@@ -25,10 +25,26 @@ extension Daemon {
         checks += InstalledApps.entryChecks()
         checks.append(await syncthingCheck())
         checks += relayChecks
+        if let tailnetCheck { checks.append(tailnetCheck) }
         if let domainCheck { checks.append(domainCheck) }
         checks += registeredAppChecks
         checks.append(settingsCheck)
         return checks
+    }
+
+    /// Whether tailscaled's list of the tailnet's devices can be read, when batond reads it.
+    private var tailnetCheck: DiagnosticCheck? {
+        switch tailnet?.state {
+        case nil: return nil
+        case .success(true)?:
+            let count = tailnet?.peers.count ?? 0
+            return .pass("tailnet", "tailscaled is connected: \(count) device(s) that may run batond are dialed at port \(NetworkSettings.defaultPort)")
+        case .success(false)?:
+            return .pass("tailnet", "tailscaled runs but is not connected to its tailnet: its devices are not dialed")
+        case .failure(let error)?:
+            return .fail("tailnet", "cannot read the tailnet's devices: \(error)",
+                         fix: "check `tailscale status`; or start batond with --no-tailnet")
+        }
     }
 
     /// Whether this device is joined to each relay it is given (`relays=`, `--relay`): a

@@ -15,6 +15,9 @@ extension Daemon {
             "streams": .uint32(UInt32(network.devices.values.reduce(0) { $0 + $1.streams.count })),
         ]
         if let listener = network.listener { status["listen"] = .string(listener.address) }
+        if let tailnet, tailnet.state != nil {
+            status["tailnet"] = .strings(tailnet.peers.map { "\($0.name) (\($0.address))" })
+        }
         status["phones"] = .strings(phones.all.map { "\($0.name) (\($0.via)\($0.isReachable ? "" : ", out of reach"))" })
         // Resources held, for soak tests and leak hunting: see MainContextSources.
         status["glib-sources"] = .uint32(UInt32(clamping: MainContextSources.count()))

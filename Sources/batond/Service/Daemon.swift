@@ -36,6 +36,8 @@ final class Daemon {
     var isNameFixed = false
     /// Where DNS-SD discovery stands, for `Diagnose`.
     var discoveryStatus: () -> DiagnosticCheck = { .fail("discovery", "not started", fix: "") }
+    /// The tailnet's devices read from tailscaled, when batond reads them.
+    var tailnet: TailnetWatcher?
 
     init(connection: BusConnection, network: PeerNetwork, settings: SettingsStore, domains: DomainVerifier,
          timeouts: Timeouts, logger: Logger) {

@@ -86,35 +86,18 @@ struct SyncthingAPI: Sendable {
 
     /// One HTTP/1.0 GET with the API key, blocking: the whole body of a 200 answer.
     private func get(_ path: String) throws -> [UInt8] {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw SyncthingError("no socket: \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        var timeout = timeval(tv_sec: Self.timeout, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw SyncthingError("\(host) is not an IPv4 address") }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw SyncthingError("Syncthing is not answering on \(host):\(port): \(String(cString: strerror(errno)))") }
-        let request = Array("GET \(path) HTTP/1.0\r\nHost: \(host):\(port)\r\nX-API-Key: \(apiKey)\r\nAccept: application/json\r\n\r\n".utf8)
-        var sent = 0
-        while sent < request.count {
-            let count = request.withUnsafeBytes { send(descriptor, $0.baseAddress! + sent, request.count - sent, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { throw SyncthingError("cannot ask Syncthing: \(String(cString: strerror(errno)))") }
-            sent += count
-        }
-        var response: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count == 0 { break }
-            guard count > 0 else { throw SyncthingError("Syncthing did not answer in time: \(String(cString: strerror(errno)))") }
-            response += buffer[0..<count]
-            guard response.count <= Self.maximumResponse else { throw SyncthingError("Syncthing's answer is too large") }
+        let request = LocalHTTPRequest(endpoint: .tcp(host: host, port: port), timeout: Self.timeout,
+                                       maximumResponse: Self.maximumResponse)
+        let response: [UInt8]
+        do {
+            response = try request.send("GET \(path) HTTP/1.0\r\nHost: \(host):\(port)\r\nX-API-Key: \(apiKey)\r\nAccept: application/json\r\n\r\n")
+        } catch {
+            switch error.step {
+            case .connect: throw SyncthingError("Syncthing is not answering on \(host):\(port): \(error.detail)")
+            case .send: throw SyncthingError("cannot ask Syncthing: \(error.detail)")
+            case .receive: throw SyncthingError("Syncthing did not answer in time: \(error.detail)")
+            case .tooLarge: throw SyncthingError("Syncthing's answer is too large")
+            }
         }
         return try Self.body(of: response, path: path)
     }

@@ -1,0 +1,67 @@
+import BatonBus
+import FuzzSupport
+import Glibc
+
+// Covers what tailscaled's LocalAPI answers `GET /localapi/v0/status` with, another process's
+// output: the HTTP response (`HTTPResponse`) and the status JSON in it (`TailnetStatus`),
+// read both from the response's body and from the input itself. `batond` is an executable
+// target, so TailnetStatus.swift and HTTPResponse.swift are compiled into this harness
+// through symbolic links. A bad status must be a `TailnetStatusError`; what is read must be
+// only dialable addresses and clean, short names.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTailnetStatus(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = Fuzz.bytes(data, size)
+    var bodies = [bytes]
+    if let response = try? HTTPResponse(bytes) { bodies.append(response.body) }
+    for body in bodies {
+        do {
+            let status = try TailnetStatus(json: body)
+            Fuzz.require(status.peers.count <= TailnetStatus.maximumPeers, "more peers than the limit")
+            Fuzz.require(status.isRunning || status.peers.isEmpty, "peers of a tailscaled that is not connected")
+            for peer in status.peers {
+                Fuzz.require(TailnetStatus.isAddress(peer.address, family: AF_INET) || TailnetStatus.isAddress(peer.address, family: AF_INET6),
+                             "an address that is not an IP address: \(peer.address)")
+                Fuzz.require(peer.name.count <= TailnetStatus.maximumNameLength, "a name over the limit")
+                Fuzz.require(!UnsafeCharacters.occur(in: peer.name), "a name with unsafe characters")
+            }
+        } catch is TailnetStatusError {
+        } catch {
+            Fuzz.fail("reading threw \(type(of: error)), not a TailnetStatusError")
+        }
+    }
+    return 0
+}
+
+@_cdecl("FuzzTailnetStatus_main")
+public func fuzzTailnetStatusMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    Fuzz.runDriver(argc, argv, fuzzTailnetStatus)
+}
+
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
+                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
+    Fuzz.writeSeedsIfAsked(TailnetStatusSeeds.all)
+    return 0
+}
+
+/// Status answers as tailscaled sends them, and broken ones.
+enum TailnetStatusSeeds {
+    static func all() -> [String: [UInt8]] {
+        let running = """
+            {"Version":"1.76.1","BackendState":"Running","MagicDNSSuffix":"tail1234.ts.net",
+             "Self":{"HostName":"desk","DNSName":"desk.tail1234.ts.net.","OS":"linux","Online":true,"TailscaleIPs":["100.64.0.1","fd7a:115c:a1e0::1"]},
+             "Peer":{"nodekey:01":{"HostName":"laptop","DNSName":"laptop.tail1234.ts.net.","OS":"linux","Online":true,"TailscaleIPs":["100.64.0.5","fd7a:115c:a1e0::5"]},
+                     "nodekey:02":{"HostName":"pixel","OS":"android","Online":true,"TailscaleIPs":["100.64.0.7"]},
+                     "nodekey:03":{"HostName":"","DNSName":"server.tail1234.ts.net.","Online":true,"TailscaleIPs":["fd7a:115c:a1e0::9"]}}}
+            """
+        let files: [String: String] = [
+            "running.json": running,
+            "stopped.json": "{\"BackendState\":\"Stopped\",\"Peer\":null}",
+            "response.http": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n" + running,
+            "wrong-types.json": "{\"BackendState\":\"Running\",\"Peer\":{\"k\":{\"Online\":\"yes\",\"TailscaleIPs\":[1,\"host\",\"1.2.3.4:5\"]}}}",
+            "forbidden.http": "HTTP/1.1 403 Forbidden\r\n\r\naccess denied\n",
+        ]
+        return files.mapValues { Array($0.utf8) }
+    }
+}

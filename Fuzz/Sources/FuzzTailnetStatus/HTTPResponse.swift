@@ -1,0 +1,1 @@
+../../../Sources/batond/Service/HTTP/HTTPResponse.swift
