@@ -111,7 +111,7 @@ final class TailnetTests: XCTestCase {
                       "A dials B once the tailnet lists it again")
     }
 
-    func testAnUnreadableTailscaledIsSaidAndChangesNothing() throws {
+    func testAnUnreadableOrStoppedTailscaledIsSaidOnceAndItsDevicesAreNotDialed() throws {
         XCTAssertTrue(waitUntil(timeout: 15) { try self.recordOfB()?["connected"] as? Bool == true })
         try "{\"Peer\": \"\u{1B}[31mnot a status".write(to: statusFile, atomically: true, encoding: .utf8)
         XCTAssertTrue(waitUntil(timeout: 10) {
