@@ -110,4 +110,19 @@ final class DialPlanTests: XCTestCase {
         XCTAssertNil(plan.targets["100.64.0.5:48100"], "no longer listed: no longer dialed")
         XCTAssertEqual(plan.targets["100.64.0.6:48100"]?.sources, [.configured], "a static peer stays")
     }
+
+    func testAPairedDeviceIsDialedWhereItWasSeenLastNotAtEveryAddressItHad() {
+        var plan = DialPlan()
+        plan.add("10.0.0.1:48100", deviceID: "aaaa", source: .paired)
+        plan.add("10.0.0.1:48100", deviceID: "aaaa", source: .discovered)
+        plan.add("10.0.0.2:41000", deviceID: "aaaa", source: .paired)
+        plan.add("10.0.0.9:48100", deviceID: "bbbb", source: .paired)
+        plan.set(["10.0.0.3:48100", "10.0.0.2:41000"], deviceID: "aaaa", source: .paired)
+        XCTAssertEqual(plan.targets["10.0.0.1:48100"]?.sources, [.discovered], "still announced there, so still dialed")
+        XCTAssertEqual(plan.targets["10.0.0.2:41000"]?.sources, [.paired])
+        XCTAssertEqual(plan.targets["10.0.0.3:48100"]?.sources, [.paired])
+        plan.set(["10.0.0.3:48100"], deviceID: "aaaa", source: .paired)
+        XCTAssertNil(plan.targets["10.0.0.2:41000"], "an address the device no longer has goes")
+        XCTAssertEqual(plan.targets["10.0.0.9:48100"]?.sources, [.paired], "another device's stay")
+    }
 }

@@ -55,6 +55,16 @@ struct DialPlan {
         }
     }
 
+    /// Makes `addresses` the only ones `source` gives for `deviceID`: the others of the device
+    /// lose that reason (a paired device is dialed where it was seen last, not at every
+    /// address it ever had).
+    mutating func set(_ addresses: [String], deviceID: String, source: Source) {
+        for (address, target) in targets where target.deviceID == deviceID && !addresses.contains(address) {
+            remove(address, source: source)
+        }
+        for address in addresses { add(address, deviceID: deviceID, source: source) }
+    }
+
     /// Drops `source` from `address`, which goes when no reason to dial it is left.
     mutating func remove(_ address: String, source: Source) {
         targets[address]?.sources.remove(source)

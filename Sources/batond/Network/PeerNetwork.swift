@@ -523,11 +523,16 @@ final class PeerNetwork {
         if isPaired(deviceID) { logger.info("\(linked), paired") } else { logStranger(linked) }
         device.finishLinkWaiters(linked: true)
         if isPaired(deviceID) {
-            if let address { plan.add(address, deviceID: deviceID, source: .paired) }
-            if relayed, hello.port != 0, let host = paired.devices[deviceID]?.address.flatMap(PeerAddress.host(of:)) {
-                // Where the device was last seen, on the port it listens on now: if that
-                // works, a direct link takes over from the relay's.
-                plan.add(PeerAddress.format(host: host, port: hello.port), deviceID: deviceID, source: .paired)
+            // A paired device is dialed where it was seen last; through a relay, also at that
+            // host on the port it listens on now: if that works, a direct link takes over.
+            if let address {
+                plan.set([address], deviceID: deviceID, source: .paired)
+            } else if relayed, let last = paired.devices[deviceID]?.address {
+                var addresses = [last]
+                if hello.port != 0, let host = PeerAddress.host(of: last) {
+                    addresses.append(PeerAddress.format(host: host, port: hello.port))
+                }
+                plan.set(addresses, deviceID: deviceID, source: .paired)
             }
             do {
                 try paired.update(deviceID, name: hello.name, address: address)
