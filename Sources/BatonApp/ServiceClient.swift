@@ -24,8 +24,7 @@ final class ServiceClient {
 
     private let connection: BusConnection
     private let logger = Logger(label: "baton-app")
-    private var refreshing = false
-    private var refreshAgain = false
+    private lazy var refresher = SerialRefresh { [weak self] in await self?.readAll() }
 
     init() throws {
         connection = try BusConnection.session()
@@ -46,35 +45,25 @@ final class ServiceClient {
 
     /// Reads everything again; a refresh asked for while one runs runs once after it.
     func refresh() {
-        guard !refreshing else {
-            refreshAgain = true
-            return
+        refresher.request()
+    }
+
+    private func readAll() async {
+        do {
+            status = try await call("GetStatus").at(0)?.dictionary ?? [:]
+            settings = try await call("GetSettings").at(0)?.dictionary ?? [:]
+            devices = try await call("ListDevices").at(0)?.dictionaries ?? []
+            activities = try await call("ListActivities").at(0)?.dictionaries ?? []
+            apps = try await call("ListApps").at(0)?.dictionaries ?? []
+            let pid = status["pid"].flatMap { if case .int64(let value) = $0 { value } else { nil } }
+            diagnosis = [ServiceSetupChecks.running(true, pid: pid), ServiceSetupChecks.serviceFile(),
+                         ServiceSetupChecks.sessionStart()].map(\.record)
+                + (try await call("Diagnose").at(0)?.dictionaries ?? [])
+            problem = nil
+        } catch {
+            problem = "Could not read from the Baton service: \(Self.message(of: error))"
         }
-        refreshing = true
-        Task { @MainActor in
-            defer {
-                refreshing = false
-                if refreshAgain {
-                    refreshAgain = false
-                    refresh()
-                }
-            }
-            do {
-                status = try await call("GetStatus").at(0)?.dictionary ?? [:]
-                settings = try await call("GetSettings").at(0)?.dictionary ?? [:]
-                devices = try await call("ListDevices").at(0)?.dictionaries ?? []
-                activities = try await call("ListActivities").at(0)?.dictionaries ?? []
-                apps = try await call("ListApps").at(0)?.dictionaries ?? []
-                let pid = status["pid"].flatMap { if case .int64(let value) = $0 { value } else { nil } }
-                diagnosis = [ServiceSetupChecks.running(true, pid: pid), ServiceSetupChecks.serviceFile(),
-                             ServiceSetupChecks.sessionStart()].map(\.record)
-                    + (try await call("Diagnose").at(0)?.dictionaries ?? [])
-                problem = nil
-            } catch {
-                problem = "Could not read from the Baton service: \(Self.message(of: error))"
-            }
-            onChange()
-        }
+        onChange()
     }
 
     /// Calls `method` of batond; a failure comes back as its message, for the person.

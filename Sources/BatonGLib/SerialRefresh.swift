@@ -1,16 +1,17 @@
 /// A refresh that runs once at a time: one asked for while another is under way runs once
-/// more after it, however many were asked for meanwhile.
+/// more after it, however many were asked for meanwhile. batond's phone bridges and the Baton
+/// app's reading of the service each run one.
 @MainActor
-final class SerialRefresh {
+package final class SerialRefresh {
     private let work: @MainActor () async -> Void
     private var running = false
     private var again = false
 
-    init(_ work: @escaping @MainActor () async -> Void) {
+    package init(_ work: @escaping @MainActor () async -> Void) {
         self.work = work
     }
 
-    func request() {
+    package func request() {
         guard !running else {
             again = true
             return
