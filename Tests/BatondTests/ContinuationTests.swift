@@ -147,20 +147,7 @@ final class ContinuationTests: ServiceTestCase {
     }
 
     func testWithNoAppTheOfferOpensItsWebPageInTheBrowser() throws {
-        let opened = session.root.appendingPathComponent("browser.txt")
-        let script = session.root.appendingPathComponent("browser.sh")
-        try "#!/bin/sh\necho \"$1\" > \(opened.path)\n".write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
-        try """
-            [Desktop Entry]
-            Type=Application
-            Name=Test browser
-            Exec=\(script.path) %u
-            MimeType=x-scheme-handler/http;x-scheme-handler/https;
-            """.write(to: session.dataHome.appendingPathComponent("applications/test-browser.desktop"),
-                      atomically: true, encoding: .utf8)
-        try "[Default Applications]\nx-scheme-handler/https=test-browser.desktop\n"
-            .write(to: session.root.appendingPathComponent("config/mimeapps.list"), atomically: true, encoding: .utf8)
+        let opened = try session.installRecordingBrowser()
         let log = session.root.appendingPathComponent("notifications.jsonl")
         let server = try session.start(ServiceSession.product("BatonTestApp"), ["notification-server", "--log", log.path],
                                        name: "notifications")

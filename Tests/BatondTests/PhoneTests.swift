@@ -85,14 +85,7 @@ final class PhoneTests: XCTestCase {
     }
 
     func testALinkThePhoneSharesIsAnOfferThatOpensInTheBrowser() throws {
-        let opened = sessionA.root.appendingPathComponent("browser.txt")
-        let script = sessionA.root.appendingPathComponent("browser.sh")
-        try "#!/bin/sh\necho \"$1\" >> \(opened.path)\n".write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
-        try "[Desktop Entry]\nType=Application\nName=Test browser\nExec=\(script.path) %u\nMimeType=x-scheme-handler/https;\n"
-            .write(to: sessionA.dataHome.appendingPathComponent("applications/test-browser.desktop"), atomically: true, encoding: .utf8)
-        try "[Default Applications]\nx-scheme-handler/https=test-browser.desktop\n"
-            .write(to: sessionA.root.appendingPathComponent("config/mimeapps.list"), atomically: true, encoding: .utf8)
+        let opened = try sessionA.installRecordingBrowser()
         XCTAssertTrue(waitUntil(timeout: 10) { try self.phoneRecord() != nil })
 
         let link = "https://news.example.com/story/7?ref=phone"

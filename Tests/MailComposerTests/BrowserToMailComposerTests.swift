@@ -39,14 +39,7 @@ final class BrowserToMailComposerTests: XCTestCase {
         try app.desktopEntryStartingThisInstance(["--standalone"])
             .write(to: b.dataHome.appendingPathComponent("applications/org.example.MailComposer.desktop"),
                    atomically: true, encoding: .utf8)
-        opened = b.root.appendingPathComponent("browser.txt")
-        let script = b.root.appendingPathComponent("browser.sh")
-        try "#!/bin/sh\necho \"$1\" >> \(opened.path)\n".write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
-        try "[Desktop Entry]\nType=Application\nName=Test browser\nExec=\(script.path) %u\nMimeType=x-scheme-handler/https;\n"
-            .write(to: b.dataHome.appendingPathComponent("applications/test-browser.desktop"), atomically: true, encoding: .utf8)
-        try "[Default Applications]\nx-scheme-handler/https=test-browser.desktop\n"
-            .write(to: b.root.appendingPathComponent("config/mimeapps.list"), atomically: true, encoding: .utf8)
+        opened = try b.installRecordingBrowser()
     }
 
     override func tearDown() {

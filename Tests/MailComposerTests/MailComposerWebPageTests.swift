@@ -58,20 +58,7 @@ final class MailComposerWebPageTests: XCTestCase {
 
     /// A default browser for `https:` links that writes the link it opens to `opened`.
     private func installBrowser() throws {
-        opened = session.root.appendingPathComponent("browser.txt")
-        let script = session.root.appendingPathComponent("browser.sh")
-        try "#!/bin/sh\necho \"$1\" >> \(opened.path)\n".write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
-        try """
-            [Desktop Entry]
-            Type=Application
-            Name=Test browser
-            Exec=\(script.path) %u
-            MimeType=x-scheme-handler/http;x-scheme-handler/https;
-            """.write(to: session.dataHome.appendingPathComponent("applications/test-browser.desktop"),
-                      atomically: true, encoding: .utf8)
-        try "[Default Applications]\nx-scheme-handler/https=test-browser.desktop\nx-scheme-handler/http=test-browser.desktop\n"
-            .write(to: session.root.appendingPathComponent("config/mimeapps.list"), atomically: true, encoding: .utf8)
+        opened = try session.installRecordingBrowser()
     }
 
     private var browserOpened: [String] {
