@@ -70,4 +70,26 @@ final class TailnetStatusTests: XCTestCase {
         }
         XCTAssertThrowsError(try TailnetStatus(json: [UInt8](repeating: 0x20, count: TailnetStatus.maximumSize + 1)))
     }
+
+    func testOnlyTheUsersOwnDevicesAreDialed() throws {
+        var own = peer("laptop", os: "linux", online: true, ips: ["100.64.0.5"])
+        own["UserID"] = 123
+        var colleague = peer("colleague", os: "linux", online: true, ips: ["100.64.0.6"])
+        colleague["UserID"] = 456
+        var shared = peer("shared", os: "linux", online: true, ips: ["100.64.0.7"])
+        shared["UserID"] = 123
+        shared["ShareeNode"] = true
+        var me = peer("desk", os: "linux", online: true, ips: ["100.64.0.1"])
+        me["UserID"] = 123
+        let read = try status(["BackendState": "Running", "Self": me, "Peer": ["a": own, "b": colleague, "c": shared]])
+        XCTAssertEqual(read.peers.map(\.name), ["laptop"], "not another user's device, nor one shared in")
+    }
+
+    func testAnAddressIsOnlyAnAddress() throws {
+        let read = try status(["BackendState": "Running",
+                               "Peer": ["a": peer("nul", os: "linux", online: true, ips: ["100.64.0.5\u{0}\u{1B}[31mx", "100.64.0.6"])]])
+        XCTAssertEqual(read.peers.map(\.address), ["100.64.0.6"], "nothing hidden after a NUL")
+        XCTAssertFalse(TailnetStatus.isAddress("100.64.0.5\u{0}x", family: AF_INET))
+        XCTAssertTrue(TailnetStatus.isAddress("fd7a:115c:a1e0::5", family: AF_INET6))
+    }
 }

@@ -59,11 +59,13 @@ final class TailnetTests: XCTestCase {
                                  name: name, namespace: namespaces.b)
     }
 
-    /// The tailnet as tailscaled lists it: this desk, B ("laptop") online or not, a phone and
-    /// an offline server (neither dialed).
-    private func writeStatus(laptopOnline: Bool, backend: String = "Running") throws {
-        func node(_ name: String, _ os: String, _ online: Bool, _ ips: [String]) -> [String: Any] {
-            ["HostName": name, "DNSName": "\(name).tail1234.ts.net.", "OS": os, "Online": online, "TailscaleIPs": ips]
+    /// The tailnet as tailscaled lists it: this desk, B ("laptop") online or not, a "server"
+    /// online or not where nothing answers, a phone, a colleague's machine and one shared in
+    /// from another tailnet (none of those three dialed).
+    private func writeStatus(laptopOnline: Bool, serverOnline: Bool = false, backend: String = "Running") throws {
+        func node(_ name: String, _ os: String, _ online: Bool, _ ips: [String], user: Int = 7, extra: [String: Any] = [:]) -> [String: Any] {
+            ["HostName": name, "DNSName": "\(name).tail1234.ts.net.", "OS": os, "Online": online, "TailscaleIPs": ips, "UserID": user]
+                .merging(extra) { $1 }
         }
         let status: [String: Any] = [
             "Version": "1.76.1", "BackendState": backend, "MagicDNSSuffix": "tail1234.ts.net",
@@ -71,10 +73,20 @@ final class TailnetTests: XCTestCase {
             "Peer": [
                 "nodekey:01": node("laptop", "linux", laptopOnline, [namespaces.addressB, "fd7a:115c:a1e0::2"]),
                 "nodekey:02": node("pixel", "android", true, ["10.78.0.7"]),
-                "nodekey:03": node("server", "linux", false, ["10.78.0.9"]),
+                "nodekey:03": node("server", "linux", serverOnline, [Self.server]),
+                "nodekey:04": node("colleague", "linux", true, ["10.78.0.8"], user: 8),
+                "nodekey:05": node("guest", "linux", true, ["10.78.0.9"], extra: ["ShareeNode": true]),
             ],
         ]
         try JSONSerialization.data(withJSONObject: status).write(to: statusFile, options: .atomic)
+    }
+
+    /// Where the tailnet's "server" is said to be, and nothing answers.
+    private static let server = "10.78.0.5"
+
+    /// How many dials of the server failed so far, per A's log.
+    private var failedDialsOfServer: Int {
+        batondA.log.components(separatedBy: "dialing \(Self.server):48100 failed").count - 1
     }
 
     private func recordOfB() throws -> [String: Any]? {
@@ -109,6 +121,20 @@ final class TailnetTests: XCTestCase {
         try writeStatus(laptopOnline: true)
         XCTAssertTrue(waitUntil(timeout: 10) { try self.recordOfB()?["connected"] as? Bool == true },
                       "A dials B once the tailnet lists it again")
+
+        // A device listed where nothing answers is dialed again and again, until the tailnet
+        // no longer lists it: then not once more.
+        try writeStatus(laptopOnline: true, serverOnline: true)
+        XCTAssertTrue(waitUntil(timeout: 20) { self.failedDialsOfServer >= 2 }, "A dials the server: \(batondA.log.suffix(1500))")
+        try writeStatus(laptopOnline: true, serverOnline: false)
+        XCTAssertTrue(waitUntil(timeout: 10) { try self.tailnetOfA() == ["laptop (\(self.namespaces.addressB))"] })
+        Thread.sleep(forTimeInterval: 4)
+        let afterRemoval = failedDialsOfServer
+        Thread.sleep(forTimeInterval: 12)
+        XCTAssertEqual(failedDialsOfServer, afterRemoval, "no dial of a device the tailnet no longer lists")
+        for address in ["10.78.0.7", "10.78.0.8", "10.78.0.9"] {
+            XCTAssertFalse(batondA.log.contains("dialing \(address)"), "the phone, the colleague's and the guest's are never dialed")
+        }
     }
 
     func testAnUnreadableOrStoppedTailscaledIsSaidOnceAndItsDevicesAreNotDialed() throws {

@@ -26,6 +26,8 @@ public final class NATNetwork: TwoHostNetwork {
     /// An address in the internet namespace both devices reach, for a server.
     public let serverAddress = "192.0.2.1"
     private var removed = false
+    /// Whether the routers are home routers now (``closeNAT()``).
+    private var isClosed = false
     private let names: (wanA: String, wanB: String, lanA: String, lanB: String)
 
     /// Why the network cannot be made here, or nil.
@@ -89,6 +91,7 @@ public final class NATNetwork: TwoHostNetwork {
                      ["netns", "exec", router, "iptables", "-P", "FORWARD", "ACCEPT"]])
             try run([["-n", internet, "route", "replace", lan, "via", router == routerA ? outsideA : outsideB]])
         }
+        isClosed = false
     }
 
     /// Home routers: each masquerades its network's connections out of its internet link
@@ -104,11 +107,22 @@ public final class NATNetwork: TwoHostNetwork {
             ])
         }
         try run([["-n", internet, "route", "del", "192.168.10.0/24"], ["-n", internet, "route", "del", "192.168.20.0/24"]])
+        isClosed = true
     }
 
     /// Whether a TCP connection from namespace `namespace` to `host:port` is accepted within 3 s.
     public func canConnect(from namespace: String, to host: String, port: Int) -> Bool {
         NamespaceCommands.ip(["netns", "exec", namespace, "timeout", "3", "bash", "-c", "exec 3<>/dev/tcp/\(host)/\(port)"]) == 0
+    }
+
+    /// Whether a TCP connection from the internet reaches `host:port` in a home network even
+    /// when the internet routes there (a neighbour on the router's outside link would): only
+    /// through a router that lets it in.
+    public func canReachFromOutside(_ host: String, port: Int) -> Bool {
+        let routes = [("192.168.10.0/24", outsideA), ("192.168.20.0/24", outsideB)]
+        for (lan, router) in routes { _ = NamespaceCommands.ip(["-n", internet, "route", "replace", lan, "via", router]) }
+        defer { if isClosed { for (lan, _) in routes { _ = NamespaceCommands.ip(["-n", internet, "route", "del", lan]) } } }
+        return canConnect(from: internet, to: host, port: port)
     }
 
     /// The remote addresses of the TCP connections established to `port` in namespace

@@ -22,6 +22,8 @@ public func fuzzTailnetStatus(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int
             for peer in status.peers {
                 Fuzz.require(TailnetStatus.isAddress(peer.address, family: AF_INET) || TailnetStatus.isAddress(peer.address, family: AF_INET6),
                              "an address that is not an IP address: \(peer.address)")
+                Fuzz.require(!peer.address.isEmpty && peer.address.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" },
+                             "an address with more than an IP address's characters: \(peer.address.debugDescription)")
                 Fuzz.require(peer.name.count <= TailnetStatus.maximumNameLength, "a name over the limit")
                 Fuzz.require(!UnsafeCharacters.occur(in: peer.name), "a name with unsafe characters")
             }
@@ -50,8 +52,10 @@ enum TailnetStatusSeeds {
     static func all() -> [String: [UInt8]] {
         let running = """
             {"Version":"1.76.1","BackendState":"Running","MagicDNSSuffix":"tail1234.ts.net",
-             "Self":{"HostName":"desk","DNSName":"desk.tail1234.ts.net.","OS":"linux","Online":true,"TailscaleIPs":["100.64.0.1","fd7a:115c:a1e0::1"]},
-             "Peer":{"nodekey:01":{"HostName":"laptop","DNSName":"laptop.tail1234.ts.net.","OS":"linux","Online":true,"TailscaleIPs":["100.64.0.5","fd7a:115c:a1e0::5"]},
+             "Self":{"HostName":"desk","DNSName":"desk.tail1234.ts.net.","OS":"linux","Online":true,"UserID":123,"TailscaleIPs":["100.64.0.1","fd7a:115c:a1e0::1"]},
+             "Peer":{"nodekey:01":{"HostName":"laptop","DNSName":"laptop.tail1234.ts.net.","OS":"linux","Online":true,"UserID":123,"TailscaleIPs":["100.64.0.5","fd7a:115c:a1e0::5"]},
+                     "nodekey:04":{"HostName":"colleague","OS":"linux","Online":true,"UserID":456,"TailscaleIPs":["100.64.0.6"]},
+                     "nodekey:05":{"HostName":"shared","OS":"linux","Online":true,"UserID":123,"ShareeNode":true,"TailscaleIPs":["100.64.0.8"]},
                      "nodekey:02":{"HostName":"pixel","OS":"android","Online":true,"TailscaleIPs":["100.64.0.7"]},
                      "nodekey:03":{"HostName":"","DNSName":"server.tail1234.ts.net.","Online":true,"TailscaleIPs":["fd7a:115c:a1e0::9"]}}}
             """

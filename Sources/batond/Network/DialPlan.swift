@@ -49,10 +49,7 @@ struct DialPlan {
     /// dialed go. Forgetting a paired device keeps the addresses DNS-SD or the settings
     /// give for it, so the two devices still see each other and can pair again.
     mutating func remove(device deviceID: String, source: Source) {
-        for (address, target) in targets where target.deviceID == deviceID {
-            targets[address]?.sources.remove(source)
-            if targets[address]?.sources.isEmpty == true { targets[address] = nil }
-        }
+        for (address, target) in targets where target.deviceID == deviceID { remove(address, source: source) }
     }
 
     /// Makes `addresses` the only ones `source` gives for `deviceID`: the others of the device

@@ -321,9 +321,17 @@ final class PeerNetwork {
         for address in plan.due(isLinked: isLinkedDirectlyOrIntroducing) {
             Task { @MainActor in
                 defer { scheduleHousekeeping() }
+                let expected = plan.targets[address]?.deviceID
                 do {
                     let link = try await tls.connect(to: address)
-                    plan.finished(address, deviceID: link.peerDeviceID == identity.deviceID ? nil : link.peerDeviceID)
+                    let reached = link.peerDeviceID
+                    plan.finished(address, deviceID: reached == identity.deviceID ? nil : reached)
+                    // An address dialed without knowing whose it is (a static peer, a tailnet
+                    // device) may reach a device linked directly already: that link stays, and
+                    // this one closes before its hello, so the other side never weighs it.
+                    if expected == nil, reached != identity.deviceID, isLinkedDirectlyOrIntroducing(reached) {
+                        return link.close("already linked")
+                    }
                     adopt(link, dialed: address)
                 } catch {
                     let deviceID = plan.targets[address]?.deviceID
@@ -525,14 +533,21 @@ final class PeerNetwork {
         if isPaired(deviceID) {
             // A paired device is dialed where it was seen last; through a relay, also at that
             // host on the port it listens on now: if that works, a direct link takes over.
+            let last = paired.devices[deviceID]?.address
+            var addresses: [String] = []
             if let address {
-                plan.set([address], deviceID: deviceID, source: .paired)
-            } else if relayed, let last = paired.devices[deviceID]?.address {
-                var addresses = [last]
+                addresses = [address]
+            } else if relayed, let last {
+                addresses = [last]
                 if hello.port != 0, let host = PeerAddress.host(of: last) {
                     addresses.append(PeerAddress.format(host: host, port: hello.port))
                 }
+            }
+            if !addresses.isEmpty {
                 plan.set(addresses, deviceID: deviceID, source: .paired)
+                // The address it was last seen at may be another device's by now (a reused
+                // lease), which the plan then knows by that device: it goes all the same.
+                if let last, !addresses.contains(last) { plan.remove(last, source: .paired) }
             }
             do {
                 try paired.update(deviceID, name: hello.name, address: address)
@@ -749,6 +764,7 @@ final class PeerNetwork {
     /// Answers a paired device's fetch with the payload the delegate gives, while the same
     /// link is open and the device still paired.
     private func answerFetch(_ request: UInt32, of activityID: String, from device: PeerDevice, over link: PeerLink) {
+        logger.debug("\(deviceName(device.id)) asks for an activity's payload")
         Task { @MainActor in
             let result = await delegate?.payloadRequested(for: activityID, by: device.id)
                 ?? .failure(.connectionUnavailable("batond is stopping"))

@@ -1,6 +1,6 @@
-/// An HTTP/1.x response as a server sent it, read whole: batond's two HTTP clients (Syncthing's
-/// REST API on this machine, web sites' association files) send one request and read until
-/// the server closes, so there is no chunked or pipelined form to read.
+/// An HTTP/1.x response as a server sent it, read whole: batond's HTTP clients (Syncthing's
+/// REST API and tailscaled's LocalAPI on this machine, web sites' association files) send one
+/// request and read until the server closes, so there is no chunked or pipelined form to read.
 struct HTTPResponse: Equatable, Sendable {
     /// The status code, such as `200`.
     let status: Int

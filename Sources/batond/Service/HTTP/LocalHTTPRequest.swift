@@ -3,7 +3,9 @@ import Glibc
 
 /// One blocking HTTP/1.0 request to a service on this machine, read until the service closes:
 /// batond's clients of local APIs (Syncthing's REST API on a loopback port, tailscaled's
-/// LocalAPI on a Unix socket). Called on a thread of its own, never the main loop.
+/// LocalAPI on a Unix socket). Called off the main actor, in a detached task: it blocks that
+/// thread at most ``timeout`` seconds for each send and receive, and these services answer on
+/// this machine in milliseconds.
 struct LocalHTTPRequest: Sendable {
     /// Where the service listens.
     enum Endpoint: Sendable, Equatable {
