@@ -61,10 +61,10 @@ final class Device {
         return steps.mapValues { median($0) }
     }
 
-    func startBatond(_ executable: String, arguments: [String], logLevel: String = "warning") throws {
+    func startBatond(_ executable: String, arguments: [String], logLevel: String = "warning", listen: String = "127.0.0.1:0") throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--listen", "127.0.0.1:0", "--no-discovery", "--log-level", logLevel,
+        process.arguments = ["--listen", listen, "--no-discovery", "--log-level", logLevel,
                              "--state-dir", root.appendingPathComponent("state").path,
                              "--config-dir", root.appendingPathComponent("config").path] + arguments
         var environment = ProcessInfo.processInfo.environment
@@ -90,6 +90,15 @@ final class Device {
         let program = ProcessExecutable.path(of: getpid()) ?? CommandLine.arguments[0]
         try "[Desktop Entry]\nType=Application\nName=\(appID)\nExec=\(program)\nX-Baton-TeamID=\(team)\nX-Baton-ActivityTypes=\(activityType);\n"
             .write(to: folder.appendingPathComponent("\(appID).desktop"), atomically: true, encoding: .utf8)
+    }
+
+    /// Stops batond, leaving the bus, state and settings for the next one.
+    func stopBatond() {
+        guard let process = batond else { return }
+        batond = nil
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
     }
 
     func stop() {

@@ -17,6 +17,10 @@ import Foundation
 //   breakdown:            the continuation's parts measured alone in the same run: a D-Bus
 //                         round trip, Inspect on A (a save relayed by batond), Fetch on B (the
 //                         same over the link)
+//   relay:                the same offer propagation and continuation between two batonds
+//                         linked only through a private strelaysrv, beside the floor through
+//                         it; then with 50 ms added each way on each device's path to it
+//                         (RelayBenchmark.swift; `--relay-only` runs only these)
 //   at rest:              a batond alone and as the hub of 10 paired batonds: private memory
 //                         and wake-ups per second
 //
@@ -202,18 +206,20 @@ func runRest(batond: String, peers: Int) async throws {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
-guard let batond = arguments.first else {
-    FileHandle.standardError.write(Data("usage: PeerBenchmarks PATH-TO-BATOND\n".utf8))
+guard let batond = arguments.first, arguments.count == 1 || arguments.dropFirst() == ["--relay-only"] else {
+    FileHandle.standardError.write(Data("usage: PeerBenchmarks PATH-TO-BATOND [--relay-only]\n".utf8))
     exit(2)
 }
+let relayOnly = arguments.count == 2
 let status: Int32 = MainActor.assumeIsolated {
     MainQueueBridge.install()
     let loop = g_main_loop_new(nil, 0)
     var status: Int32 = 0
     Task { @MainActor in
         do {
-            try await run(batond: batond)
-            try await runRest(batond: batond, peers: 10)
+            if !relayOnly { try await run(batond: batond) }
+            try await runRelay(batond: batond)
+            if !relayOnly { try await runRest(batond: batond, peers: 10) }
         } catch {
             FileHandle.standardError.write(Data("network benchmarks failed: \(error)\n".utf8))
             status = 1
