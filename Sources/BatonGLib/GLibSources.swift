@@ -79,8 +79,11 @@ package enum GLibSources {
 
     /// Removes a source made by this enum before it runs again. Id 0 is ignored.
     package static func cancel(_ sourceID: guint) {
-        guard sourceID != 0 else { return }
-        g_source_remove(sourceID)
+        // A one-shot source that ran is gone already: removing it again would be a GLib
+        // critical warning. Ids only grow, so a gone one is not another's.
+        guard sourceID != 0, let source = g_main_context_find_source_by_id(nil, sourceID), g_source_is_destroyed(source) == 0
+        else { return }
+        g_source_destroy(source)
     }
 }
 

@@ -172,6 +172,16 @@ public final class PeerTLS {
         if let reason = control.endedBecause { throw LinkError(reason) }
     }
 
+    /// Turns Nagle's algorithm off: frames and relay messages are small and answered at once,
+    /// and Nagle would hold each for the other side's (delayed) ACK, some 40 ms.
+    static func sendAtOnce(_ connection: UnsafeMutablePointer<GSocketConnection>) {
+        var error: UnsafeMutablePointer<GError>?
+        if g_socket_set_option(g_socket_connection_get_socket(connection), gint(IPPROTO_TCP), gint(TCP_NODELAY), 1,
+                               &error) == 0 {
+            g_clear_error(&error)
+        }
+    }
+
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
@@ -179,12 +189,7 @@ public final class PeerTLS {
     private func handshake(_ stream: UnsafeMutablePointer<GIOStream>,
                            _ connection: UnsafeMutablePointer<GSocketConnection>, isOutgoing: Bool,
                            control: IncomingHandshake) async throws -> PeerLink {
-        // Frames are small and answered at once: Nagle's algorithm would hold each for an ACK.
-        var error: UnsafeMutablePointer<GError>?
-        if g_socket_set_option(g_socket_connection_get_socket(connection), gint(IPPROTO_TCP), gint(TCP_NODELAY), 1,
-                               &error) == 0 {
-            g_clear_error(&error)
-        }
+        Self.sendAtOnce(connection)
         let tls = UnsafeMutablePointer<GTlsConnection>(OpaquePointer(stream))
         let cancellable = control.cancellable
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in

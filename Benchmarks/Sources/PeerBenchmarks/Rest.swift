@@ -21,21 +21,26 @@ func measureAtRest(pid: Int32, seconds: Double) async throws -> RestFigures {
     let before = contextSwitches(of: pid)
     try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
     let after = contextSwitches(of: pid)
+    // Per thread, so that a thread ending meanwhile cannot make the count go down: one that
+    // began counts from zero, and one that ended is not counted (its last switches go with it).
+    let woken = after.reduce(0) { total, thread in total + thread.value - (before[thread.key] ?? 0) }
     let rollup = procFile("/proc/\(pid)/smaps_rollup")
     let status = procFile("/proc/\(pid)/status")
     return RestFigures(anonymousKiB: procNumber("RssAnon", in: status),
                        privateKiB: procNumber("Private_Clean", in: rollup) + procNumber("Private_Dirty", in: rollup),
                        residentKiB: procNumber("Rss", in: rollup),
-                       wakeupsPerSecond: Double(after - before) / seconds)
+                       wakeupsPerSecond: Double(woken) / seconds)
 }
 
-/// The voluntary and involuntary context switches of every thread of `pid` so far.
-func contextSwitches(of pid: Int32) -> Int {
+/// The voluntary and involuntary context switches so far of each thread of `pid`, by thread id.
+func contextSwitches(of pid: Int32) -> [String: Int] {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-    return tasks.reduce(0) { total, task in
+    var counts: [String: Int] = [:]
+    for task in tasks {
         let status = procFile("/proc/\(pid)/task/\(task)/status")
-        return total + procNumber("voluntary_ctxt_switches", in: status) + procNumber("nonvoluntary_ctxt_switches", in: status)
+        counts[task] = procNumber("voluntary_ctxt_switches", in: status) + procNumber("nonvoluntary_ctxt_switches", in: status)
     }
+    return counts
 }
 
 /// A file under `/proc`, empty when it cannot be read (the process is gone).

@@ -55,6 +55,7 @@ final class RelayChannel {
         // The dialer's timeout stays off the socket: a joined device waits for the relay's
         // pings for minutes, and each step here has a deadline of its own.
         g_socket_set_timeout(g_socket_connection_get_socket(connection), 0)
+        PeerTLS.sendAtOnce(connection)
         var error: UnsafeMutablePointer<GError>?
         guard let tls = g_tls_client_connection_new(UnsafeMutablePointer(OpaquePointer(connection)), nil, &error) else {
             g_object_unref(UnsafeMutableRawPointer(connection))
@@ -101,6 +102,7 @@ final class RelayChannel {
         let connection = try await PeerTLS.dial(PeerAddress.format(host: host, port: UInt32(port)), timeout: timeout)
         // Off, as above: the session becomes a link, which its keepalive watches.
         g_socket_set_timeout(g_socket_connection_get_socket(connection), 0)
+        PeerTLS.sendAtOnce(connection)
         g_object_ref(connection)
         return RelayChannel(stream: UnsafeMutablePointer(OpaquePointer(connection)), connection: connection)
     }

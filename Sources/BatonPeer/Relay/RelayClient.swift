@@ -148,7 +148,10 @@ public final class RelayClient {
         let channel = try await RelayChannel.sessionMode(host: host, port: port, timeout: timeout)
         try await channel.send(.joinSessionRequest(key: key))
         let answer = try await channel.receive(timeout: timeout)
-        guard case .response(0, _) = answer else { throw LinkError(Self.describe(answer, asking: "to join the session")) }
+        guard case .response(0, _) = answer else {
+            channel.close()
+            throw LinkError(Self.describe(answer, asking: "to join the session"))
+        }
         // From here the bytes are the other device's: Baton's own TLS, pinned as on a LAN.
         let connection = channel.handOff()
         if serverSocket {
@@ -172,6 +175,9 @@ public final class RelayClient {
     static func describe(_ message: RelayMessage, asking what: String) -> String {
         switch message {
         case .response(1, _): return "the relay does not have the device now (asked \(what))"
+        // strelaysrv 1.19 turns away one of two ends that join a session at the same moment,
+        // and forgets the session: the dial is made again later.
+        case .response(2, _) where what == "to join the session": return "the relay turned this end of the session away as already connected"
         case .response(2, _): return "the relay has this device joined already"
         case .response(let code, let text): return "the relay refused \(what): \(code) \(Excerpt.of(text))"
         case .relayFull: return "the relay is full"
