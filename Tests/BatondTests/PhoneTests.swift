@@ -68,11 +68,17 @@ final class PhoneTests: XCTestCase {
 
         let page = "https://mail.example.org/drafts/42?from=baton#top"
         let id = try offer(["type": "org.example.mail.compose", "title": "Lunch", "webpageURL": page])
+        let sending = Date()
         let sent = try sessionA.baton(["send", id, "Pixel"])
         XCTAssertEqual(sent.status, 0, sent.errorOutput)
         XCTAssertEqual(sent.output, "Sent to Pixel.\n")
         XCTAssertTrue(phones.waitForReceivedURL(page, on: .b), "the phone received \(phones.receivedURLs(on: .b))")
         XCTAssertEqual(phones.receivedURLs(on: .b), [page], "exactly that link, once")
+        if let received = phones.timeReceived(page, on: .b) {
+            // From `baton send` to the phone's kdeconnectd announcing the link: a figure in the README.
+            print(String(format: "figure: baton send -> the phone's kdeconnectd received the link: %.0f ms",
+                         received.timeIntervalSince(sending) * 1000))
+        }
 
         let noPage = try offer(["type": "org.example.mail.compose", "title": "Notes"])
         let refused = try sessionA.baton(["send", noPage, "Pixel"])

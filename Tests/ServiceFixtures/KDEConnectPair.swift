@@ -325,22 +325,36 @@ public final class KDEConnectPair {
     /// The URLs `side`'s daemon received from the other so far, oldest first, as it reported
     /// them (`shareReceived`: after its own `QUrl` normalisation, so `"` reads `%22`).
     public func receivedURLs(on side: Side) -> [String] {
+        received(on: side).map(\.url)
+    }
+
+    /// When `side`'s kdeconnectd said it received `url` first: the `time=` dbus-monitor gives
+    /// its `shareReceived` signal.
+    public func timeReceived(_ url: String, on side: Side) -> Date? {
+        received(on: side).first { $0.url == url }?.time
+    }
+
+    /// The links `side` received, in order, each with its signal's time.
+    private func received(on side: Side) -> [(url: String, time: Date?)] {
         let log = instance(side).monitor?.log ?? ""
-        var urls: [String] = []
+        var links: [(url: String, time: Date?)] = []
         var inShare = false
+        var time: Date?
         for line in log.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("signal ") || line.hasPrefix("method ") || line.hasPrefix("error ") {
                 inShare = line.contains("member=shareReceived") && line.contains("path=\(Self.daemonPath)/devices/")
+                time = line.split(separator: " ").first { $0.hasPrefix("time=") }
+                    .flatMap { Double($0.dropFirst("time=".count)) }.map(Date.init(timeIntervalSince1970:))
                 continue
             }
             guard inShare else { continue }
             let text = line.drop { $0 == " " }
             // dbus-monitor writes `string "…"` without escaping what is inside.
             guard text.hasPrefix("string \""), text.hasSuffix("\""), text.count >= 9 else { continue }
-            urls.append(String(text.dropFirst(8).dropLast()))
+            links.append((String(text.dropFirst(8).dropLast()), time))
             inShare = false
         }
-        return urls
+        return links
     }
 
     /// Waits until `side` received `url`; whether it did within `timeout`.
