@@ -40,8 +40,9 @@ fi
 if [ "$status" -ne 0 ]; then
     echo
     echo "test: failures (exit $status):"
-    grep -E ": error: |' failed \(|Fatal error|signal code" "$log" || echo "  (no XCTest failure lines: see the log above)"
-    grep -E "^[[:space:]]*Executed .* tests?, with" "$log" | tail -n 1 || true
+    # -a: a test's output may hold a NUL byte, and grep would then say only "binary file matches".
+    grep -aE ": error: |' failed \(|Fatal error|signal code" "$log" || echo "  (no XCTest failure lines: see the log above)"
+    grep -aE "^[[:space:]]*Executed .* tests?, with" "$log" | tail -n 1 || true
 fi
 if [ "$scripts_status" -ne 0 ] && [ "$status" -eq 0 ]; then status=1; fi
 exit "$status"
