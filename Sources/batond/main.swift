@@ -85,7 +85,7 @@ let status: Int32 = MainActor.assumeIsolated {
     }
     let discovery = AvahiDiscovery(logger: logger)
     daemon.discoveryStatus = {
-        options.noDiscovery ? .pass("discovery", "off (--no-discovery): only static peers (--peer) are dialed")
+        options.noDiscovery ? .pass("discovery", "off (--no-discovery): devices on this network are not found; static peers (--peer), paired devices and the tailnet's are still dialed")
             : discovery.status
     }
     if !options.noTailnet {
