@@ -35,20 +35,12 @@ final class TailnetWatcher {
         self.logger = logger
     }
 
-    /// Whether tailscaled's socket is there.
-    var isPresent: Bool { FileManager.default.fileExists(atPath: socketPath) }
-
     /// Reads now and then every ``interval``, when the socket is there.
     func start() {
-        guard isPresent, timer == 0 else { return }
+        guard FileManager.default.fileExists(atPath: socketPath), timer == 0 else { return }
         logger.info("reading the tailnet's devices from tailscaled (\(socketPath)) every \(interval) s")
         read()
         timer = GLibSources.every(seconds: interval) { [weak self] in self?.read() }
-    }
-
-    func stop() {
-        GLibSources.cancel(timer)
-        timer = 0
     }
 
     private func read() {
