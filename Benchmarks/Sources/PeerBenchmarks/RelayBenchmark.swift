@@ -1,3 +1,5 @@
+import BatonBus
+import BatonGLib
 import BatonPeer
 import Foundation
 
@@ -74,9 +76,11 @@ func measureRelayed(_ pair: RelayedPair, a: RelayAddress, b: RelayAddress) async
     try await pair.link(a: a, b: b)
     let (expectedA, expectedB) = ("\(a.host):\(a.port)", "\(b.host):\(b.port)")
     try await pair.requireRelayed("before measuring", a: expectedA, b: expectedB)
-    let handoff = try await measureHandoff(from: pair.a, to: pair.b)
+    // The batonds were restarted: the apps are played anew, on fresh bus connections.
+    let handoff = try await measureHandoff(busA: try BusConnection.bus(at: pair.a.address), busB: try BusConnection.bus(at: pair.b.address),
+                                           installingOn: pair.b, titled: "relayed")
     try await pair.requireRelayed("after measuring", a: expectedA, b: expectedB)
-    let floor = try await measureRelayFloor(serverRelay: a, clientRelay: b, payloadSize: handoff.payloadSize)
+    let floor = try await measureRelayFloor(serverRelay: a, clientRelay: b, payloadSize: handoff.origin.payload.count)
     return RelayFigures(propagation: handoff.propagation, continuation: handoff.continuation, floor: floor)
 }
 

@@ -3,25 +3,36 @@ import BatonBus
 import BatonGLib
 import Foundation
 
-/// What the relay figures measure between two linked batonds, as `run` measures it between
-/// two on loopback: offer propagation (PublishCurrent on A -> listed on B) and continuation
-/// latency (Continue on B -> the app on B restored), `samples` of each after 3 unmeasured.
-/// The apps are played anew on fresh bus connections: the batonds were restarted.
+/// The body of the draft the origin app saves: long enough to look like one.
+let draftText = String(repeating: "A draft long enough to look like one. ", count: 40)
+
+/// Two linked batonds' handoff, measured: the apps played on each (registered anew), the
+/// offer B lists, and the times of offer propagation (PublishCurrent on A -> listed on B) and
+/// continuation latency (Continue on B -> the app on B restored), `samples` of each after 3
+/// unmeasured.
 @MainActor
-func measureHandoff(from a: Device, to b: Device) async throws -> (propagation: [Double], continuation: [Double], payloadSize: Int) {
-    let busA = try BusConnection.bus(at: a.address)
-    let busB = try BusConnection.bus(at: b.address)
+struct MeasuredHandoff {
+    let origin: BenchApp
+    let target: BenchApp
+    let offerID: String
+    let propagation: [Double]
+    let continuation: [Double]
+}
+
+/// Registers the apps on A's and B's buses (B's verified for the type by an entry installed
+/// on device `b`) and measures the handoff between them; offers are titled `prefix N`.
+@MainActor
+func measureHandoff(busA: BusConnection, busB: BusConnection, installingOn b: Device, titled prefix: String) async throws -> MeasuredHandoff {
     let origin = try await BenchApp(connection: busA, appID: "org.bench.Origin")
     try b.installEntry(for: "org.bench.Target", team: team, activityType: activityType)
     let target = try await BenchApp(connection: busB, appID: "org.bench.Target")
-    let text = String(repeating: "A draft long enough to look like one. ", count: 40)
     origin.payload = Array(try UserActivityPayload(activityType: activityType, title: "bench",
-                                                   userInfo: ["body": .string(text)]).encoded())
+                                                   userInfo: ["body": .string(draftText)]).encoded())
 
     var propagation: [Double] = []
     var listedOnB: String?
     for index in 0..<(samples + 3) {
-        let title = "relayed \(index)"
+        let title = "\(prefix) \(index)"
         let start = Date()
         _ = try await daemonCall(busA, "PublishCurrent", [.string("doc-\(index)"),
                                                           .dictionary(["type": .string(activityType), "title": .string(title)])])
@@ -41,5 +52,5 @@ func measureHandoff(from a: Device, to b: Device) async throws -> (propagation: 
         if index >= 3 { continuation.append(Date().timeIntervalSince(start)) }
     }
     guard target.restored == samples + 3 else { throw BenchmarkFailure("the app on B restored \(target.restored) times") }
-    return (propagation, continuation, origin.payload.count)
+    return MeasuredHandoff(origin: origin, target: target, offerID: offerID, propagation: propagation, continuation: continuation)
 }

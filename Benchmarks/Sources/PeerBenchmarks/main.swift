@@ -61,36 +61,9 @@ func run(batond: String) async throws {
     _ = try await daemonCall(busA, "ConfirmPair", [.string("beta"), .string(codeB)])
     _ = try await daemonCall(busB, "ConfirmPair", [.string("alpha"), .string(codeA)])
 
-    let origin = try await BenchApp(connection: busA, appID: "org.bench.Origin")
-    try b.installEntry(for: "org.bench.Target", team: team, activityType: activityType)
-    let target = try await BenchApp(connection: busB, appID: "org.bench.Target")
-    let text = String(repeating: "A draft long enough to look like one. ", count: 40)
-    origin.payload = Array(try UserActivityPayload(activityType: activityType, title: "bench",
-                                                   userInfo: ["body": .string(text)]).encoded())
-
-    var propagation: [Double] = []
-    var listedOnB: String?
-    for index in 0..<(samples + 3) {
-        let title = "bench \(index)"
-        let start = Date()
-        _ = try await daemonCall(busA, "PublishCurrent", [.string("doc-\(index)"),
-                                                          .dictionary(["type": .string(activityType), "title": .string(title)])])
-        try await waitFor("the offer on B", timeout: 5) {
-            let listing = try await daemonCall(busB, "ListActivities").first?.dictionaries ?? []
-            listedOnB = listing.first { $0["title"]?.string == title }?["id"]?.string
-            return listedOnB != nil
-        }
-        if index >= 3 { propagation.append(Date().timeIntervalSince(start)) }
-    }
-    guard let offerID = listedOnB else { throw BenchmarkFailure("nothing listed on B") }
-
-    var continuation: [Double] = []
-    for index in 0..<(samples + 3) {
-        let start = Date()
-        _ = try await daemonCall(busB, "Continue", [.string(offerID)])
-        if index >= 3 { continuation.append(Date().timeIntervalSince(start)) }
-    }
-    guard target.restored == samples + 3 else { throw BenchmarkFailure("the app on B restored \(target.restored) times") }
+    let handoff = try await measureHandoff(busA: busA, busB: busB, installingOn: b, titled: "bench")
+    let (origin, target, offerID) = (handoff.origin, handoff.target, handoff.offerID)
+    let (propagation, continuation) = (handoff.propagation, handoff.continuation)
 
     // The continuation's parts, each alone.
     func timed(_ body: () async throws -> Void) async throws -> [Double] {
@@ -117,7 +90,7 @@ func run(batond: String) async throws {
     let streamRuns = 9
     let streamOrigin = StreamOriginApp()
     origin.streamOrigin = streamOrigin
-    origin.payload = Array(try UserActivityPayload(activityType: activityType, title: "bench", userInfo: ["body": .string(text)],
+    origin.payload = Array(try UserActivityPayload(activityType: activityType, title: "bench", userInfo: ["body": .string(draftText)],
                                                    supportsContinuationStreams: true).encoded())
     var streamTimes: [(first: Double, all: Double)] = []
     var expected = streamSize
