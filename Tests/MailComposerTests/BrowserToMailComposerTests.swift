@@ -35,10 +35,7 @@ final class BrowserToMailComposerTests: XCTestCase {
 
         let b = devices.b
         let app = MailComposerProcess(root: b.root.appendingPathComponent("launched"))
-        try FileManager.default.createDirectory(at: app.root, withIntermediateDirectories: true)
-        try app.desktopEntryStartingThisInstance(["--standalone"])
-            .write(to: b.dataHome.appendingPathComponent("applications/org.example.MailComposer.desktop"),
-                   atomically: true, encoding: .utf8)
+        try app.install(in: b, ["--standalone"])
         opened = try b.installRecordingBrowser()
     }
 

@@ -197,11 +197,8 @@ class MailComposerHandoffScenarios: XCTestCase {
     func checkADraftMovesToAnInstanceTheServiceLaunchesAndClosesOnTheOrigin() throws {
         let launched = MailComposerProcess(root: session.root.appendingPathComponent("launched"))
         launched.desktop = desktop
-        try FileManager.default.createDirectory(at: launched.root, withIntermediateDirectories: true)
         // Standalone: the origin runs on the same bus.
-        let entry = try launched.desktopEntryStartingThisInstance(["--standalone"])
-        try entry.write(to: session.dataHome.appendingPathComponent("applications/org.example.MailComposer.desktop"),
-                        atomically: true, encoding: .utf8)
+        try launched.install(in: session, ["--standalone"])
         let origin = try launch(["--to", "bob@example.org", "--subject", "Moving", "--body", "Carry this"])
         XCTAssertTrue(waitUntil { try currentTitle() == "Draft: Moving" })
         XCTAssertFalse(try origin.windows(titled: "Moving").isEmpty)

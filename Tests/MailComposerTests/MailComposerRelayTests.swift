@@ -35,10 +35,7 @@ final class MailComposerRelayTests: XCTestCase {
         let installed = MailComposerProcess(root: devices.b.root.appendingPathComponent("mail-b"))
         installed.display = displayB.name
         apps.append(installed)
-        try FileManager.default.createDirectory(at: installed.root, withIntermediateDirectories: true)
-        try installed.desktopEntryStartingThisInstance()
-            .write(to: devices.b.dataHome.appendingPathComponent("applications/org.example.MailComposer.desktop"),
-                   atomically: true, encoding: .utf8)
+        try installed.install(in: devices.b)
 
         // The two leave home: each behind its own NAT, batond started again there.
         try network.closeNAT()

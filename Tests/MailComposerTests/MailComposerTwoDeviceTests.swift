@@ -35,10 +35,7 @@ final class MailComposerTwoDeviceTests: XCTestCase {
         let onB = MailComposerProcess(root: devices.b.root.appendingPathComponent("mail-b"))
         onB.display = displayB.name
         apps.append(onB)
-        try FileManager.default.createDirectory(at: onB.root, withIntermediateDirectories: true)
-        let entry = try onB.desktopEntryStartingThisInstance()
-        try entry.write(to: devices.b.dataHome.appendingPathComponent("applications/org.example.MailComposer.desktop"),
-                        atomically: true, encoding: .utf8)
+        try onB.install(in: devices.b)
 
         let onA = MailComposerProcess(root: devices.a.root.appendingPathComponent("mail-a"))
         apps.append(onA)
@@ -84,10 +81,7 @@ final class MailComposerTwoDeviceTests: XCTestCase {
         let onB = MailComposerProcess(root: devices.b.root.appendingPathComponent("mail-b"))
         onB.display = displayB.name
         apps.append(onB)
-        try FileManager.default.createDirectory(at: onB.root, withIntermediateDirectories: true)
-        try onB.desktopEntryStartingThisInstance()
-            .write(to: devices.b.dataHome.appendingPathComponent("applications/org.example.MailComposer.desktop"),
-                   atomically: true, encoding: .utf8)
+        try onB.install(in: devices.b)
         let onA = MailComposerProcess(root: devices.a.root.appendingPathComponent("mail-a"))
         apps.append(onA)
         try FileManager.default.createDirectory(at: onA.root, withIntermediateDirectories: true)

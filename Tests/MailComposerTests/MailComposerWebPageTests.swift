@@ -32,10 +32,7 @@ final class MailComposerWebPageTests: XCTestCase {
         try installBrowser()
         try session.startBus()
         let app = MailComposerProcess(root: session.root.appendingPathComponent("launched"))
-        try FileManager.default.createDirectory(at: app.root, withIntermediateDirectories: true)
-        try app.desktopEntryStartingThisInstance(["--standalone"])
-            .write(to: session.dataHome.appendingPathComponent("applications/org.example.MailComposer.desktop"),
-                   atomically: true, encoding: .utf8)
+        try app.install(in: session, ["--standalone"])
         try session.startBatond(["--no-discovery", "--trust-ca", site.authorityFile.path, "--domain-recheck-minimum", "2"],
                                 namespace: namespaces.a)
     }

@@ -110,6 +110,16 @@ open class ExampleAppProcess {
             .replacingOccurrences(of: "Exec=\(program)", with: exec)
     }
 
+    /// Installs this instance in `session` as the app (its desktop entry,
+    /// ``desktopEntryStartingThisInstance(_:)``, in the session's applications folder), so
+    /// that the session's batond starts it; makes its folder.
+    public func install(in session: ServiceSession, _ extra: [String] = []) throws {
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try desktopEntryStartingThisInstance(extra)
+            .write(to: session.dataHome.appendingPathComponent("applications/org.example.\(program).desktop"),
+                   atomically: true, encoding: .utf8)
+    }
+
     /// Waits for the process to exit; returns its status, or nil on timeout.
     public func waitForExit(timeout: TimeInterval = 10) -> Int32? {
         guard let process else { return nil }

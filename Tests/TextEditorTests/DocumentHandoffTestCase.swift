@@ -67,15 +67,10 @@ class DocumentHandoffTestCase: XCTestCase {
         let onB = TextEditorProcess(root: devices.b.root.appendingPathComponent("editor-b"))
         onB.display = displayB.name
         apps.append(onB)
-        try FileManager.default.createDirectory(at: onB.root, withIntermediateDirectories: true)
-        try onB.desktopEntryStartingThisInstance()
-            .write(to: devices.b.dataHome.appendingPathComponent("applications/org.example.TextEditor.desktop"),
-                   atomically: true, encoding: .utf8)
+        try onB.install(in: devices.b)
         let onA = TextEditorProcess(root: devices.a.root.appendingPathComponent("editor-a"))
         apps.append(onA)
-        try onA.desktopEntryStartingThisInstance()
-            .write(to: devices.a.dataHome.appendingPathComponent("applications/org.example.TextEditor.desktop"),
-                   atomically: true, encoding: .utf8)
+        try onA.install(in: devices.a)
         try onA.launch([file.path], environment: devices.a.environment)
         let window = try XCTUnwrap(onA.windows(titled: file.lastPathComponent).first)
         try onA.key("ctrl+Home", in: window)

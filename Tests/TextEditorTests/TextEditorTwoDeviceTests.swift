@@ -38,10 +38,7 @@ final class TextEditorTwoDeviceTests: XCTestCase {
         let onB = TextEditorProcess(root: devices.b.root.appendingPathComponent("editor-b"))
         onB.display = displayB.name
         apps.append(onB)
-        try FileManager.default.createDirectory(at: onB.root, withIntermediateDirectories: true)
-        try onB.desktopEntryStartingThisInstance()
-            .write(to: devices.b.dataHome.appendingPathComponent("applications/org.example.TextEditor.desktop"),
-                   atomically: true, encoding: .utf8)
+        try onB.install(in: devices.b)
 
         let onA = TextEditorProcess(root: devices.a.root.appendingPathComponent("editor-a"))
         apps.append(onA)
