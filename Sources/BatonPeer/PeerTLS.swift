@@ -68,8 +68,13 @@ public final class PeerTLS {
     /// Runs the client side of the handshake on a connection already open (one a relay
     /// spliced to the other device), taking a reference of its own.
     ///
+    /// With `answerWithin`, the peer must answer the first message within that many seconds
+    /// or the handshake ends, `control` telling so (``IncomingHandshake/wentUnanswered``).
+    ///
     /// - Throws: ``LinkError``.
-    public func connect(over connection: UnsafeMutablePointer<GSocketConnection>) async throws -> PeerLink {
+    public func connect(over connection: UnsafeMutablePointer<GSocketConnection>,
+                        control: IncomingHandshake = IncomingHandshake(),
+                        answerWithin: Double? = nil) async throws -> PeerLink {
         // The dialer's timeout stays off the socket: the link's keepalive decides from here on.
         g_socket_set_timeout(g_socket_connection_get_socket(connection), 0)
         var error: UnsafeMutablePointer<GError>?
@@ -80,9 +85,10 @@ public final class PeerTLS {
         let stream = UnsafeMutablePointer<GIOStream>(OpaquePointer(tls))
         g_tls_connection_set_certificate(UnsafeMutablePointer(OpaquePointer(tls)), certificate)
         baton_tls_pin_after_handshake(stream)
-        let control = IncomingHandshake()
         let deadline = control.end(after: handshakeTimeout, "no handshake within \(Self.seconds(handshakeTimeout))")
         defer { GLibSources.cancel(deadline) }
+        let watch = answerWithin.flatMap { AnswerWatch(connection, within: $0, ending: control) }
+        defer { watch?.stop() }
         return try await handshake(stream, connection, isOutgoing: true, control: control)
     }
 
@@ -192,18 +198,23 @@ public final class PeerTLS {
         Self.sendAtOnce(connection)
         let tls = UnsafeMutablePointer<GTlsConnection>(OpaquePointer(stream))
         let cancellable = control.cancellable
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let box = Unmanaged.passRetained(Pending(continuation)).toOpaque()
-            g_tls_connection_handshake_async(tls, G_PRIORITY_DEFAULT, cancellable, { source, result, data in
-                guard let data else { return }
-                let pending = Unmanaged<Pending<Void>>.fromOpaque(data).takeRetainedValue()
-                var error: UnsafeMutablePointer<GError>?
-                if g_tls_connection_handshake_finish(UnsafeMutablePointer(OpaquePointer(source)), result, &error) != 0 {
-                    pending.continuation.resume()
-                } else {
-                    pending.continuation.resume(throwing: LinkError(taking: error, "TLS handshake"))
-                }
-            }, box)
+        do {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let box = Unmanaged.passRetained(Pending(continuation)).toOpaque()
+                g_tls_connection_handshake_async(tls, G_PRIORITY_DEFAULT, cancellable, { source, result, data in
+                    guard let data else { return }
+                    let pending = Unmanaged<Pending<Void>>.fromOpaque(data).takeRetainedValue()
+                    var error: UnsafeMutablePointer<GError>?
+                    if g_tls_connection_handshake_finish(UnsafeMutablePointer(OpaquePointer(source)), result, &error) != 0 {
+                        pending.continuation.resume()
+                    } else {
+                        pending.continuation.resume(throwing: LinkError(taking: error, "TLS handshake"))
+                    }
+                }, box)
+            }
+        } catch where control.endedBecause != nil {
+            // A handshake ended by its owner or a deadline fails as "cancelled": the reason
+            // is said below instead.
         }
         if let reason = control.endedBecause { throw LinkError("TLS handshake: \(reason)") }
         guard g_tls_connection_get_protocol_version(tls) == G_TLS_PROTOCOL_VERSION_TLS_1_3 else {
@@ -304,7 +315,7 @@ public enum PeerAddress {
 }
 
 /// A handshake under way, which its owner or a deadline may end early: an incoming one whose
-/// place a newer connection needs, or one past its time.
+/// place a newer connection needs, one past its time, or one whose peer never answers.
 @MainActor
 public final class IncomingHandshake {
     let cancellable: UnsafeMutablePointer<GCancellable>
@@ -324,6 +335,15 @@ public final class IncomingHandshake {
         guard endedBecause == nil else { return }
         endedBecause = reason
         g_cancellable_cancel(cancellable)
+    }
+
+    /// Whether it ended because the peer never answered (``AnswerWatch``).
+    public private(set) var wentUnanswered = false
+
+    func endUnanswered(_ reason: String) {
+        guard endedBecause == nil else { return }
+        wentUnanswered = true
+        end(reason)
     }
 
     /// Ends the handshake after `seconds` unless the returned source is cancelled first.

@@ -1,4 +1,4 @@
-import BatonPeer
+@testable import BatonPeer
 import CGLib
 import ServiceFixtures
 import XCTest
@@ -7,7 +7,8 @@ import XCTest
 /// loopback): one joins, the other reaches it, and Baton's pinned TLS runs inside the spliced
 /// session, so each side sees the other's own certificate and messages flow. A device that is
 /// not allowed is turned away before any session; a relay whose certificate is not the one its
-/// id names is refused.
+/// id names is refused. A session the relay lost (its other end never joined) is asked for
+/// again, a bounded number of times.
 @MainActor
 final class RelayClientTests: XCTestCase {
     private var relay: RelayServer!
@@ -62,6 +63,45 @@ final class RelayClientTests: XCTestCase {
         joined.leave()
     }
 
+    func testASessionWhoseOtherEndNeverJoinedIsAskedForAgain() async throws {
+        let address = try RelayAddress(relay.address)
+        let joinedIdentity = try DeviceIdentity.generate()
+        let joined = try HandDrivenMember(relay: address, identity: joinedIdentity, ignoring: 1)
+        try await joined.join()
+        let callerIdentity = try DeviceIdentity.generate()
+        let caller = RelayClient(relay: address, tls: try PeerTLS(identity: callerIdentity))
+        caller.answerTimeout = 1
+        let started = Date()
+        let link = try await Outcome { try await caller.connect(toCertificate: joinedIdentity.certificateDER) }.get()
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertEqual(link.peerDeviceID, joinedIdentity.deviceID)
+        XCTAssertEqual(joined.invitations, 2, "the lost session was asked for again, once")
+        XCTAssertGreaterThanOrEqual(elapsed, 1, "the first session was given its answer time")
+        XCTAssertLessThan(elapsed, 5)
+        let accepted = await pumpMainLoop { joined.link != nil }
+        XCTAssertTrue(accepted, "\(joined.failures)")
+        XCTAssertEqual(joined.link?.peerDeviceID, callerIdentity.deviceID)
+        link.close("done")
+        joined.leave()
+    }
+
+    func testADeviceWhoseSessionsAreAllLostIsGivenUpSayingWhy() async throws {
+        let address = try RelayAddress(relay.address)
+        let joinedIdentity = try DeviceIdentity.generate()
+        let joined = try HandDrivenMember(relay: address, identity: joinedIdentity, ignoring: .max)
+        try await joined.join()
+        let caller = RelayClient(relay: address, tls: try PeerTLS(identity: try DeviceIdentity.generate()))
+        caller.answerTimeout = 0.5
+        do {
+            _ = try await Outcome { try await caller.connect(toCertificate: joinedIdentity.certificateDER) }.get()
+            XCTFail("linked to a device that never joined its sessions")
+        } catch {
+            XCTAssertEqual("\(error)", "the device did not answer within 0.5 s in the relay's session (3 sessions asked for, each lost)")
+        }
+        XCTAssertEqual(joined.invitations, RelayClient.sessionAttempts)
+        joined.leave()
+    }
+
     func testADeviceNotAllowedIsTurnedAwayAndAnUnjoinedOneIsNotFound() async throws {
         let address = try RelayAddress(relay.address)
         let joinedIdentity = try DeviceIdentity.generate()
@@ -103,5 +143,57 @@ final class RelayClientTests: XCTestCase {
         } catch {
             XCTAssertTrue("\(error)".contains("is not the one its id names"), "\(error)")
         }
+    }
+}
+
+/// A device joined to the relay by hand, which lets its first `ignoring` invitations go, as
+/// when the relay turned its end of each session away, and joins the sessions after.
+@MainActor
+private final class HandDrivenMember {
+    private let relay: RelayAddress
+    private let tls: PeerTLS
+    private let ignoring: Int
+    private var membership: RelayChannel?
+    private(set) var invitations = 0
+    private(set) var link: PeerLink?
+    private(set) var failures: [String] = []
+
+    init(relay: RelayAddress, identity: DeviceIdentity, ignoring: Int) throws {
+        self.relay = relay
+        tls = try PeerTLS(identity: identity)
+        self.ignoring = ignoring
+    }
+
+    func join() async throws {
+        let channel = try await Outcome { [relay, tls] in
+            try await RelayChannel.protocolMode(to: relay, certificate: tls.certificate, timeout: 5)
+        }.get()
+        membership = channel
+        try await Outcome { try await channel.send(.joinRelayRequest) }.get()
+        let answer = try await Outcome { try await channel.receive(timeout: 5) }.get()
+        guard case .response(0, _) = answer else { throw LinkError("not joined: \(answer)") }
+        Task { @MainActor in
+            while let message = try? await channel.receive() {
+                guard case .sessionInvitation(_, let key, let address, let port, _) = message else { continue }
+                invitations += 1
+                if invitations > ignoring { await joinSession(key: key, address: address, port: port) }
+            }
+        }
+    }
+
+    private func joinSession(key: [UInt8], address: [UInt8], port: UInt16) async {
+        do {
+            let session = try await RelayChannel.sessionMode(host: RelayClient.host(address) ?? relay.host, port: port, timeout: 5)
+            try await session.send(.joinSessionRequest(key: key))
+            guard case .response(0, _) = try await session.receive(timeout: 5) else { throw LinkError("session refused") }
+            link = try await tls.accept(session.handOff(), firstBytesWithin: 5)
+        } catch {
+            failures.append("\(error)")
+        }
+    }
+
+    func leave() {
+        membership?.close()
+        link?.close("done")
     }
 }

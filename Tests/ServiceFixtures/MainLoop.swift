@@ -31,10 +31,19 @@ public final class Outcome<T> {
         }
     }
 
+    /// The work's result, once it came, pumping the loop meanwhile.
+    ///
+    /// - Throws: the work's error, or ``NoOutcome`` when it took longer than `timeout` seconds.
     public func get(timeout: Double = 10) async throws -> T {
         guard await pumpMainLoop(timeout: timeout, until: { value != nil }), let value else {
-            throw CancellationError()
+            throw NoOutcome(seconds: timeout)
         }
         return try value.get()
     }
+}
+
+/// Work that did not finish in the time a test gave it.
+public struct NoOutcome: Error, CustomStringConvertible {
+    public let seconds: Double
+    public var description: String { "no result within \(seconds) s" }
 }

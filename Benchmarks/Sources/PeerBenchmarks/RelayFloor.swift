@@ -15,9 +15,10 @@ import Foundation
 /// ("already connected": it hands each connection to the session without waiting, and misses
 /// one that comes before it is ready for the next), which on loopback happens to one session
 /// in ten or more. Such a dial is not a sample: it is made again, and counted in `retried`.
-/// When the dialer was refused, the far end waits for its first bytes for 10 s in one of its
-/// 4 session places, and once those are full it ignores invitations: it is replaced. When the
-/// far end was refused, the dial would wait for its handshake: it is left to fail on its own.
+/// When the dialer was refused, `RelayClient` asked for another session (`sessionsLost`
+/// counts it) and the far end waits for its first bytes in one of its 4 session places: it is
+/// replaced. When the far end was refused, the dial would wait for an answer: it is left to
+/// fail on its own.
 @MainActor
 func measureRelayFloor(serverRelay: RelayAddress, clientRelay: RelayAddress,
                        payloadSize: Int) async throws -> (cold: [Double], warm: [Double], retried: Int) {
@@ -36,12 +37,15 @@ func measureRelayFloor(serverRelay: RelayAddress, clientRelay: RelayAddress,
     func connect() async throws -> (link: PeerLink, start: Date) {
         while true {
             let start = Date()
-            if let link = await server.dial(from: client) {
+            let lost = client.sessionsLost
+            let link = await server.dial(from: client)
+            if let link, client.sessionsLost == lost {
                 // Trusted, as between paired devices (full frame size, activity messages).
                 link.isTrusted = true
                 link.start()
                 return (link, start)
             }
+            link?.close("a session was lost")
             retried += 1
             guard retried <= 2 * samples else { throw BenchmarkFailure("dials through the relay keep failing") }
             server.leave()

@@ -18,6 +18,16 @@ public final class RelayClient {
     /// Seconds before joining again after the relay connection ended; doubled after each
     /// failure, up to a minute.
     public var retryDelay: Double = 2
+    /// Sessions this device asked for that the relay lost, since it was made.
+    public private(set) var sessionsLost = 0
+    /// Seconds the dialing end waits before joining a session, after the other end was invited.
+    static let dialerJoinDelay = 0.005
+    /// Sessions asked for by one ``connect(toCertificate:)`` before it gives up.
+    public static let sessionAttempts = 3
+    /// Seconds the other end of a session has to speak after this end joined it: a session
+    /// the relay lost stays silent.
+    public var answerTimeout: Double = 4
+
     /// Told of what happens to the membership, for logs and `baton doctor`.
     public var onStatus: (String) -> Void = { _ in }
     /// What ``onStatus`` was told last.
@@ -45,9 +55,35 @@ public final class RelayClient {
     /// Reaches the device whose certificate is `certificateDER` through the relay, where it
     /// must be joined now, and completes Baton's handshake with it inside the session.
     ///
+    /// A session the relay lost (it turned this end away, or the other end never answered
+    /// within ``answerTimeout``) is asked for again, up to ``sessionAttempts`` in all:
+    /// `strelaysrv` loses one when both ends join at the same moment, which this end makes
+    /// rare by joining 5 ms after the other was invited.
+    ///
     /// - Throws: ``LinkError`` naming what failed: the relay, the device not joined to it,
     ///   the session, the handshake.
     public func connect(toCertificate certificateDER: [UInt8]) async throws -> PeerLink {
+        var attempt = 1
+        while true {
+            do {
+                return try await connectOnce(toCertificate: certificateDER)
+            } catch let lost as LostSession {
+                sessionsLost += 1
+                guard attempt < Self.sessionAttempts else {
+                    throw LinkError("\(lost.reason) (\(attempt) sessions asked for, each lost)")
+                }
+                attempt += 1
+            }
+        }
+    }
+
+    /// A session that the relay lost, which a new one may replace.
+    private struct LostSession: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { reason }
+    }
+
+    private func connectOnce(toCertificate certificateDER: [UInt8]) async throws -> PeerLink {
         let channel = try await RelayChannel.protocolMode(to: relay, certificate: tls.certificate, timeout: timeout)
         try await channel.send(.connectRequest(id: SyncthingDeviceID.digest(ofCertificate: certificateDER)))
         let answer = try await channel.receive(timeout: timeout)
@@ -145,20 +181,29 @@ public final class RelayClient {
     /// server when the invitation says so (the joined device), else as the client.
     private func session(key: [UInt8], address: [UInt8], port: UInt16, serverSocket: Bool) async throws -> PeerLink {
         let host = Self.host(address) ?? relay.host
+        // Both ends are invited at the same moment, and strelaysrv turns away an end that
+        // comes while it is still taking the other one in: the dialer lets the joined
+        // device, usually, be first.
+        if !serverSocket { try? await Task.sleep(for: .seconds(Self.dialerJoinDelay)) }
         let channel = try await RelayChannel.sessionMode(host: host, port: port, timeout: timeout)
         try await channel.send(.joinSessionRequest(key: key))
         let answer = try await channel.receive(timeout: timeout)
         guard case .response(0, _) = answer else {
             channel.close()
-            throw LinkError(Self.describe(answer, asking: "to join the session"))
+            throw LostSession(reason: Self.describe(answer, asking: "to join the session"))
         }
         // From here the bytes are the other device's: Baton's own TLS, pinned as on a LAN.
         let connection = channel.handOff()
         if serverSocket {
-            return try await tls.accept(connection, firstBytesWithin: timeout)
+            return try await tls.accept(connection, firstBytesWithin: answerTimeout)
         }
         defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
-        return try await tls.connect(over: connection)
+        let control = IncomingHandshake()
+        do {
+            return try await tls.connect(over: connection, control: control, answerWithin: answerTimeout)
+        } catch where control.wentUnanswered {
+            throw LostSession(reason: "the device did not answer within \(PeerTLS.seconds(answerTimeout)) in the relay's session")
+        }
     }
 
     /// An invitation's address as text: `nil` when empty or unspecified (then the relay's own).
@@ -175,8 +220,8 @@ public final class RelayClient {
     static func describe(_ message: RelayMessage, asking what: String) -> String {
         switch message {
         case .response(1, _): return "the relay does not have the device now (asked \(what))"
-        // strelaysrv 1.19 turns away one of two ends that join a session at the same moment,
-        // and forgets the session: the dial is made again later.
+        // strelaysrv 1.19 turns away an end that joins a session while the relay is not
+        // waiting for it (the other end joining at the same moment): the session is lost.
         case .response(2, _) where what == "to join the session": return "the relay turned this end of the session away as already connected"
         case .response(2, _): return "the relay has this device joined already"
         case .response(let code, let text): return "the relay refused \(what): \(code) \(Excerpt.of(text))"
