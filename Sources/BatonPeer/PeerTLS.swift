@@ -78,12 +78,11 @@ public final class PeerTLS {
         // The dialer's timeout stays off the socket: the link's keepalive decides from here on.
         g_socket_set_timeout(g_socket_connection_get_socket(connection), 0)
         var error: UnsafeMutablePointer<GError>?
-        guard let tls = g_tls_client_connection_new(UnsafeMutablePointer(OpaquePointer(connection)), nil, &error) else {
+        guard let stream = baton_tls_client_new_pinned(UnsafeMutablePointer(OpaquePointer(connection)), &error) else {
             throw LinkError(taking: error, "TLS")
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(tls)) }
-        let stream = UnsafeMutablePointer<GIOStream>(OpaquePointer(tls))
-        g_tls_connection_set_certificate(UnsafeMutablePointer(OpaquePointer(tls)), certificate)
+        defer { g_object_unref(UnsafeMutableRawPointer(stream)) }
+        g_tls_connection_set_certificate(UnsafeMutablePointer(OpaquePointer(stream)), certificate)
         baton_tls_pin_after_handshake(stream)
         let deadline = control.end(after: handshakeTimeout, "no handshake within \(Self.seconds(handshakeTimeout))")
         defer { GLibSources.cancel(deadline) }
@@ -147,10 +146,9 @@ public final class PeerTLS {
         try await waitForBytes(on: connection, control)
         GLibSources.cancel(firstBytes)
         var error: UnsafeMutablePointer<GError>?
-        guard let tls = g_tls_server_connection_new(UnsafeMutablePointer(OpaquePointer(connection)), certificate, &error)
+        guard let stream = baton_tls_server_new_pinned(UnsafeMutablePointer(OpaquePointer(connection)), certificate, &error)
         else { throw LinkError(taking: error, "TLS") }
-        defer { g_object_unref(UnsafeMutableRawPointer(tls)) }
-        let stream = UnsafeMutablePointer<GIOStream>(OpaquePointer(tls))
+        defer { g_object_unref(UnsafeMutableRawPointer(stream)) }
         baton_tls_require_client_certificate(stream)
         baton_tls_pin_after_handshake(stream)
         return try await handshake(stream, connection, isOutgoing: false, control: control)

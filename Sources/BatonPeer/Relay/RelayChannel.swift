@@ -57,20 +57,19 @@ final class RelayChannel {
         g_socket_set_timeout(g_socket_connection_get_socket(connection), 0)
         PeerTLS.sendAtOnce(connection)
         var error: UnsafeMutablePointer<GError>?
-        guard let tls = g_tls_client_connection_new(UnsafeMutablePointer(OpaquePointer(connection)), nil, &error) else {
+        guard let stream = baton_tls_client_new_pinned(UnsafeMutablePointer(OpaquePointer(connection)), &error) else {
             g_object_unref(UnsafeMutableRawPointer(connection))
             throw LinkError(taking: error, "TLS to the relay")
         }
-        let stream = UnsafeMutablePointer<GIOStream>(OpaquePointer(tls))
         let channel = RelayChannel(stream: stream, connection: connection)
-        g_tls_connection_set_certificate(UnsafeMutablePointer(OpaquePointer(tls)), certificate)
+        g_tls_connection_set_certificate(UnsafeMutablePointer(OpaquePointer(stream)), certificate)
         baton_tls_pin_after_handshake(stream)
         baton_tls_advertise_bep_relay(stream)
         let deadline = GLibSources.once(after: timeout) { [weak channel] in channel?.close() }
         defer { GLibSources.cancel(deadline) }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let box = Unmanaged.passRetained(Pending(continuation)).toOpaque()
-            g_tls_connection_handshake_async(UnsafeMutablePointer(OpaquePointer(tls)), G_PRIORITY_DEFAULT, channel.cancellable,
+            g_tls_connection_handshake_async(UnsafeMutablePointer(OpaquePointer(stream)), G_PRIORITY_DEFAULT, channel.cancellable,
                                              { source, result, data in
                 guard let data else { return }
                 let pending = Unmanaged<Pending<Void>>.fromOpaque(data).takeRetainedValue()
@@ -82,7 +81,7 @@ final class RelayChannel {
                 }
             }, box)
         }
-        guard let peer = g_tls_connection_get_peer_certificate(UnsafeMutablePointer(OpaquePointer(tls))),
+        guard let peer = g_tls_connection_get_peer_certificate(UnsafeMutablePointer(OpaquePointer(stream))),
               let der = baton_tls_certificate_der(peer) else {
             throw LinkError("the relay showed no certificate")
         }
