@@ -190,26 +190,34 @@ public final class PeerTLS {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
+    /// Runs the TLS handshake of `stream` (a `GTlsConnection`) to its end; `cancellable` ends
+    /// it early.
+    ///
+    /// - Throws: ``LinkError`` naming `what` failed, with GLib's reason.
+    static func runHandshake(_ stream: UnsafeMutablePointer<GIOStream>, cancellable: UnsafeMutablePointer<GCancellable>?,
+                             failing what: String) async throws {
+        // The callback hands back its GError (0 when there is none), made a LinkError here.
+        let failure: UInt = try await withCheckedThrowingContinuation { continuation in
+            let box = Unmanaged.passRetained(Pending(continuation)).toOpaque()
+            g_tls_connection_handshake_async(UnsafeMutablePointer(OpaquePointer(stream)), G_PRIORITY_DEFAULT, cancellable,
+                                             { source, result, data in
+                guard let data else { return }
+                let pending = Unmanaged<Pending<UInt>>.fromOpaque(data).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                _ = g_tls_connection_handshake_finish(UnsafeMutablePointer(OpaquePointer(source)), result, &error)
+                pending.continuation.resume(returning: UInt(bitPattern: error))
+            }, box)
+        }
+        if let error = UnsafeMutablePointer<GError>(bitPattern: failure) { throw LinkError(taking: error, what) }
+    }
+
     private func handshake(_ stream: UnsafeMutablePointer<GIOStream>,
                            _ connection: UnsafeMutablePointer<GSocketConnection>, isOutgoing: Bool,
                            control: IncomingHandshake) async throws -> PeerLink {
         Self.sendAtOnce(connection)
         let tls = UnsafeMutablePointer<GTlsConnection>(OpaquePointer(stream))
-        let cancellable = control.cancellable
         do {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let box = Unmanaged.passRetained(Pending(continuation)).toOpaque()
-                g_tls_connection_handshake_async(tls, G_PRIORITY_DEFAULT, cancellable, { source, result, data in
-                    guard let data else { return }
-                    let pending = Unmanaged<Pending<Void>>.fromOpaque(data).takeRetainedValue()
-                    var error: UnsafeMutablePointer<GError>?
-                    if g_tls_connection_handshake_finish(UnsafeMutablePointer(OpaquePointer(source)), result, &error) != 0 {
-                        pending.continuation.resume()
-                    } else {
-                        pending.continuation.resume(throwing: LinkError(taking: error, "TLS handshake"))
-                    }
-                }, box)
-            }
+            try await Self.runHandshake(stream, cancellable: control.cancellable, failing: "TLS handshake")
         } catch where control.endedBecause != nil {
             // A handshake ended by its owner or a deadline fails as "cancelled": the reason
             // is said below instead.

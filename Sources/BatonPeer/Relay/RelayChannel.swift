@@ -67,20 +67,7 @@ final class RelayChannel {
         baton_tls_advertise_bep_relay(stream)
         let deadline = GLibSources.once(after: timeout) { [weak channel] in channel?.close() }
         defer { GLibSources.cancel(deadline) }
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let box = Unmanaged.passRetained(Pending(continuation)).toOpaque()
-            g_tls_connection_handshake_async(UnsafeMutablePointer(OpaquePointer(stream)), G_PRIORITY_DEFAULT, channel.cancellable,
-                                             { source, result, data in
-                guard let data else { return }
-                let pending = Unmanaged<Pending<Void>>.fromOpaque(data).takeRetainedValue()
-                var error: UnsafeMutablePointer<GError>?
-                if g_tls_connection_handshake_finish(UnsafeMutablePointer(OpaquePointer(source)), result, &error) != 0 {
-                    pending.continuation.resume()
-                } else {
-                    pending.continuation.resume(throwing: LinkError(taking: error, "TLS handshake with the relay"))
-                }
-            }, box)
-        }
+        try await PeerTLS.runHandshake(stream, cancellable: channel.cancellable, failing: "TLS handshake with the relay")
         guard let peer = g_tls_connection_get_peer_certificate(UnsafeMutablePointer(OpaquePointer(stream))),
               let der = baton_tls_certificate_der(peer) else {
             throw LinkError("the relay showed no certificate")
