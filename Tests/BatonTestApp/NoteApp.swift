@@ -8,6 +8,8 @@ import Foundation
 final class NoteWindow: ApplicationWindow {
     let entry: UnsafeMutablePointer<GtkWidget>
     let fault: String?
+    /// A document URL the activity names (`--document-url`), as an app of documents does.
+    let documentURL = option("--document-url").flatMap(URL.init(string:))
 
     init(application: BatonApplication, activityType: String, text: String, fault: String?) {
         entry = gtk_entry_new()
@@ -19,6 +21,7 @@ final class NoteWindow: ApplicationWindow {
         let activity = UserActivity(activityType: activityType, center: application.center)
         activity.title = "Note: \(text)"
         activity.userInfo = ["text": .string(text)]
+        if let documentURL { activity.userInfo[UserActivity.documentURLKey] = .url(documentURL) }
         userActivity = activity
         markNeedsSaveOnChange(of: entry)
     }
@@ -32,6 +35,7 @@ final class NoteWindow: ApplicationWindow {
         }
         let text = gtk_editable_get_text(OpaquePointer(entry)).map { String(cString: $0) } ?? ""
         userActivity.addUserInfoEntries(from: ["text": .string(text)])
+        if let documentURL { userActivity.addUserInfoEntries(from: [UserActivity.documentURLKey: .url(documentURL)]) }
         userActivity.title = "Note: \(text)"
     }
 

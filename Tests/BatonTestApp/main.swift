@@ -4,7 +4,7 @@ import Foundation
 ///
 ///     BatonTestApp app [--app-id ID] [--team T] [--types a,b] [--text T]
 ///                      [--fault hang-on-save|exit-on-save|huge] [--restore-delay S] [--unique] [--ineligible]
-///                      [--gapplication-service] [--log FILE]
+///                      [--gapplication-service] [--log FILE] [--document-url URL]
 ///     BatonTestApp notification-server --log FILE [--invoke ACTION [--activation-token T]]
 ///     BatonTestApp register --count N [--app-id ID] [--team T] [--types a,b]
 ///     BatonTestApp impostor-daemon

@@ -58,6 +58,17 @@ public final class ServiceSession {
         return environment.merging(environmentOverrides) { $1 }
     }
 
+    /// Makes `folder` (made if needed) the session's documents folder: `XDG_DOCUMENTS_DIR` in
+    /// its `user-dirs.dirs`, where GLib reads it the first time a process asks (batond: at its
+    /// first document continuation).
+    public func useDocumentsFolder(_ folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let config = root.appendingPathComponent("config", isDirectory: true)
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "XDG_DOCUMENTS_DIR=\"\(folder.path)\"\n".write(to: config.appendingPathComponent("user-dirs.dirs"),
+                                                             atomically: true, encoding: .utf8)
+    }
+
     /// Starts the session's bus; services in ``servicesFolder`` are D-Bus activatable on it.
     public func startBus() throws {
         let config = root.appendingPathComponent("bus.conf")

@@ -52,10 +52,7 @@ class DocumentHandoffTestCase: XCTestCase {
     /// B's documents folder, where GLib reads it (`user-dirs.dirs`).
     func makeDocumentsFolderOnB() throws -> URL {
         let documents = devices.b.root.appendingPathComponent("Documents", isDirectory: true)
-        let config = devices.b.root.appendingPathComponent("config", isDirectory: true)
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try "XDG_DOCUMENTS_DIR=\"\(documents.path)\"\n".write(to: config.appendingPathComponent("user-dirs.dirs"),
-                                                               atomically: true, encoding: .utf8)
+        try devices.b.useDocumentsFolder(documents)
         return documents
     }
 

@@ -35,4 +35,22 @@ final class TextEditorCopiedDocumentTests: DocumentHandoffTestCase {
         XCTAssertFalse(devices.batondA.log.contains("Line 17 of the report"), "A's log holds no document text")
         XCTAssertFalse(devices.batondB.log.contains("Line 17 of the report"), "B's log holds no document text")
     }
+
+    /// "Continued from alpha" planted as a link to another folder (one of the person's, where
+    /// a copy would do harm): the copy is not written through it, and the person is told why.
+    func testACopiesFolderPlantedAsALinkFailsTheContinuationAndWritesNothingThrough() async throws {
+        try devices.pair()
+        let file = try TextEditorProcess.writeReport(in: folderOnlyOnA)
+        let documentsB = try makeDocumentsFolderOnB()
+        let elsewhere = devices.b.root.appendingPathComponent("config/autostart", isDirectory: true)
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: documentsB.appendingPathComponent("Continued from alpha"),
+                                                   withDestinationURL: elsewhere)
+        let (_, onB, _) = try openOnA(file, pages: 1)
+        let command = try startContinuingOnB()
+        XCTAssertNotEqual(command.waitForExit(timeout: 20), 0, "the continuation failed: \(command.log)")
+        XCTAssertTrue(command.log.contains("it is a link or a file, not a folder"), command.log)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path), [], "nothing was written through the link")
+        XCTAssertTrue(try onB.windows(titled: "report.md", timeout: 2).isEmpty, "B's editor opened nothing")
+    }
 }

@@ -4,9 +4,10 @@ import XCTest
 
 /// A document edited in TextEditor on device A continues in TextEditor on device B at the
 /// same lines: two batonds with their own buses, identities and displays, paired over pinned
-/// TLS on loopback. Both devices here see the same file system, as two machines see a file
-/// in a folder they share; the app on B implements no `continue…`, so the framework reopens
-/// the document and its window restores the position.
+/// TLS on loopback. Both devices here have the same documents folder, as two machines with a
+/// network home do; the app on B implements no `continue…`, so the framework reopens the
+/// document in place and its window restores the position. B never sends that file back to
+/// A unchanged: A's own continuation named it.
 final class TextEditorTwoDeviceTests: XCTestCase {
     private var devices: DevicePair!
     private var displayB: VirtualDisplay!
@@ -32,7 +33,10 @@ final class TextEditorTwoDeviceTests: XCTestCase {
 
     func testADocumentContinuesOnTheOtherDeviceAtTheSameLine() async throws {
         try devices.pair()
-        let file = try TextEditorProcess.writeReport(in: devices.a.root)
+        let shared = devices.a.root.appendingPathComponent("network-home/Documents", isDirectory: true)
+        try devices.a.useDocumentsFolder(shared)
+        try devices.b.useDocumentsFolder(shared)
+        let file = try TextEditorProcess.writeReport(in: shared)
 
         // Device B has TextEditor installed (not running): batond B starts it on B's display.
         let onB = TextEditorProcess(root: devices.b.root.appendingPathComponent("editor-b"))
@@ -42,6 +46,8 @@ final class TextEditorTwoDeviceTests: XCTestCase {
 
         let onA = TextEditorProcess(root: devices.a.root.appendingPathComponent("editor-a"))
         apps.append(onA)
+        // Installed on A too: A's batond describes a document only for an app verified for it.
+        try onA.install(in: devices.a)
         try onA.launch([file.path], environment: devices.a.environment)
         let window = try XCTUnwrap(onA.windows(titled: "report.md").first)
         try onA.key("ctrl+Home", in: window)
@@ -75,6 +81,35 @@ final class TextEditorTwoDeviceTests: XCTestCase {
             _ = try devices.b.run(URL(fileURLWithPath: "/usr/bin/import"),
                                   ["-display", displayB.name, "-window", "root", "\(folder)/texteditor-device-b.png"])
         }
+
+        // Back to A: B does not send A the file A's continuation opened, while it is unchanged.
+        let back = try XCTUnwrap(offerFromB(titled: "report.md"), "A lists B's document")
+        let refused = try devices.a.baton(["continue", XCTUnwrap(back["id"] as? String)])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.errorOutput.contains("beta did not send the file its activity names"), refused.errorOutput)
+        XCTAssertTrue(devices.batondB.log.contains("that device's own continuation opened it here"), "B says why it sent none")
+        // Once the person edits it on B, it is B's work, and goes back to A.
+        let windowB = try XCTUnwrap(try onB.windows(titled: "report.md").first)
+        try onB.focus(windowB)
+        try onB.type(" Edited on beta.", into: windowB)
+        XCTAssertTrue(waitUntil { (try String(contentsOf: file, encoding: .utf8)).contains(" Edited on beta.") }, "B saved the edit")
+        let restoredOnA = onA.events().filter { $0.event == "restored" }.count
+        let edited = try XCTUnwrap(offerFromB(titled: "report.md"), "A lists B's document")
+        let result2 = try devices.a.baton(["continue", XCTUnwrap(edited["id"] as? String)])
+        XCTAssertEqual(result2.status, 0, result2.errorOutput)
+        XCTAssertTrue(waitUntil { onA.events().filter { $0.event == "restored" }.count > restoredOnA }, "A's editor restored it")
+        XCTAssertEqual(onA.events().last { $0.event == "restored" }?.userInfo?["NSUserActivityDocumentURL"] as? String,
+                       file.absoluteString, "A opens its own file again, in place")
         if let pid = onB.pid { kill(pid, SIGTERM) }
+    }
+
+    /// B's offer titled `title`, as A lists it, once it does.
+    private func offerFromB(titled title: String) throws -> [String: Any]? {
+        var found: [String: Any]?
+        _ = waitUntil(timeout: 15) {
+            found = try self.devices.a.activities().first { $0["device"] as? String == "beta" && $0["title"] as? String == title }
+            return found != nil
+        }
+        return found
     }
 }

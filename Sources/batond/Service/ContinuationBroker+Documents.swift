@@ -7,9 +7,12 @@ import Glibc
 
 /// The continuing half of a document continuation: the activity from another device names a
 /// file on that device (its document URL), which means nothing here unless this device has
-/// the same file. In order:
-/// 1. The same path here holds the same file (same size and SHA-256: a shared folder, a
-///    network home): the activity goes to the app as it is.
+/// the same file. A paired device's word is never enough to open a file of this device: the
+/// activity keeps a file URL only where one of these holds, in order:
+/// 1. The same path here, in a place the person shares with other devices (the documents
+///    folder, a Syncthing folder), holds the file the device described (same size and
+///    SHA-256: a shared folder, a network home): the activity goes to the app as it is. No
+///    other file is ever read to compare, so a device cannot learn what files this one holds.
 /// 2. The file lies in a Syncthing folder this device shares too: its copy here is used, once
 ///    it is the one described. While Syncthing brings it, the app shows "Waiting for
 ///    report.md to sync" with how much has arrived (`ReportProgress`), for at most
@@ -18,6 +21,10 @@ import Glibc
 ///    "Continued from ‹device›" under the documents folder, never over an existing file, and
 ///    the activity names the copy, with the device under ``UserActivity/documentCopiedFromKey``
 ///    so the app can say it is a copy.
+///
+/// An activity naming a file that the device did not describe fails before its app sees it,
+/// saying so: nothing of this device's is ever opened in its place. A device cannot mark its
+/// own activity as a copy either: ``UserActivity/documentCopiedFromKey`` is batond's.
 extension ContinuationBroker {
     /// Reports a held-up continuation's progress to its app: a message and the fraction done.
     /// Returns `false` when the app gave up on the continuation (the person cancelled).
@@ -33,25 +40,34 @@ extension ContinuationBroker {
 
     /// The activity to hand the app for `fetched`, with its document here.
     ///
-    /// - Throws: ``ServiceError/activity(_:)`` when the copy cannot be made or does not
-    ///   match what the device described, or `cancelled` when the app gave up; nothing is
-    ///   left behind.
+    /// - Throws: ``ServiceError/activity(_:)`` when the activity names a file the device did
+    ///   not describe, or the copy cannot be made or does not match what the device described;
+    ///   `cancelled` when the app gave up; nothing is left behind.
     func placeDocument(of fetched: FetchedPayload, source: ActivitySource,
                        progress: @escaping ProgressReport) async throws -> PlacedPayload {
         guard case .offer(let offer) = source, case .peer(let deviceID) = offer.origin,
-              let document = fetched.document, var payload = try? UserActivityPayload(decoding: fetched.bytes),
-              let url = UserActivity.documentURL(in: payload.userInfo), url.isFileURL else { return PlacedPayload(bytes: fetched.bytes) }
-        if await Self.holdsSameFile(url.path, as: document) {
+              var payload = try? UserActivityPayload(decoding: fetched.bytes) else { return PlacedPayload(bytes: fetched.bytes) }
+        let claimedCopy = payload.userInfo.removeValue(forKey: UserActivity.documentCopiedFromKey) != nil
+        if claimedCopy { logger.info("\(offer.device) marked its own activity as a copy; the mark is batond's and was removed") }
+        guard let url = UserActivity.documentURL(in: payload.userInfo), url.isFileURL else {
+            return PlacedPayload(bytes: claimedCopy ? try encode(payload) : fetched.bytes)
+        }
+        guard let document = fetched.document else {
+            logger.notice("\(offer.device)'s activity names a file it did not send; not continued, so nothing on this device is opened in its place")
+            throw ServiceError.activity(.handoffFailed(
+                "\(offer.device) did not send the file its activity names, so it cannot be opened on this device"))
+        }
+        if let path = await sharedPlacePath(of: url), await Self.holdsSameFile(path, as: document) {
             logger.info("\(document.name) from \(offer.device) is here already, at the same path")
-            return PlacedPayload(bytes: fetched.bytes)
+            continuedDocuments?.remember(fileAt: path, namedBy: deviceID)
+            return PlacedPayload(bytes: claimedCopy ? try encode(payload, naming: document) : fetched.bytes)
         }
         if let location = document.syncthing,
            let synced = try await syncedCopy(of: document, at: location, from: offer.device, progress: progress) {
             payload.userInfo[UserActivity.documentURLKey] = .url(synced)
             return PlacedPayload(bytes: try encode(payload, naming: document))
         }
-        let copy = try await receiveCopy(of: document, offer: offer, from: deviceID, into: Self.copiesFolder(from: offer.device),
-                                         progress: progress)
+        let copy = try await receiveCopy(of: document, offer: offer, from: deviceID, progress: progress)
         payload.userInfo[UserActivity.documentURLKey] = .url(copy)
         payload.userInfo[UserActivity.documentCopiedFromKey] = .string(offer.device)
         do {
@@ -62,16 +78,33 @@ extension ContinuationBroker {
         }
     }
 
+    /// The path of `url` when it lies in a place this device's person shares with other
+    /// devices, links resolved: the documents folder, or a folder Syncthing shares here.
+    /// `nil` elsewhere: the same-file check reads no other file.
+    private func sharedPlacePath(of url: URL) async -> String? {
+        let path = url.standardizedFileURL.resolvingSymlinksInPath().path
+        var places = [XDGDirectories.documents]
+        if let syncthing = SyncthingAPI.local(), let folders = try? await syncthing.folders() {
+            places += folders.values
+        }
+        let inside = places.contains { place in
+            let folder = place.standardizedFileURL.resolvingSymlinksInPath().path
+            return folder != "/" && path.hasPrefix(folder + "/")
+        }
+        return inside ? path : nil
+    }
+
     /// The error of a continuation the app gave up while its document was on its way.
     private static var cancelled: ServiceError {
         .activity(.cancelled)
     }
 
-    private func encode(_ payload: UserActivityPayload, naming document: PeerDocument) throws -> [UInt8] {
+    private func encode(_ payload: UserActivityPayload, naming document: PeerDocument? = nil) throws -> [UInt8] {
         do {
             return try payload.encodedBytes()
         } catch {
-            throw ServiceError.activity(.handoffFailed("the activity cannot name \(document.name) here: \(error)"))
+            let what = document.map { "cannot name \($0.name) here" } ?? "cannot be handed on"
+            throw ServiceError.activity(.handoffFailed("the activity \(what): \(error)"))
         }
     }
 
@@ -147,34 +180,6 @@ extension ContinuationBroker {
         return min(Double(status.st_blocks) * 512 / Double(size), 1)
     }
 
-    /// "Continued from ‹device›" in the documents folder, with the name made safe as a folder
-    /// name (no `/`, no leading dot).
-    static func copiesFolder(from device: String) -> URL {
-        var name = device.replacingOccurrences(of: "/", with: "-")
-        while name.hasPrefix(".") { name.removeFirst() }
-        if name.isEmpty { name = "another device" }
-        return XDGDirectories.documents.appendingPathComponent("Continued from \(name)", isDirectory: true)
-    }
-
-    /// A file's identity and state, to tell whether it changed.
-    private struct FileStamp: Equatable {
-        let device: UInt64
-        let inode: UInt64
-        let size: Int64
-        let modified: Int
-        let modifiedNanoseconds: Int
-
-        init?(of path: String) {
-            var status = stat()
-            guard stat(path, &status) == 0 else { return nil }
-            device = UInt64(status.st_dev)
-            inode = UInt64(status.st_ino)
-            size = Int64(status.st_size)
-            modified = status.st_mtim.tv_sec
-            modifiedNanoseconds = status.st_mtim.tv_nsec
-        }
-    }
-
     /// Whether the regular file at `path` has the described size and digest.
     private static func holdsSameFile(_ path: String, as document: PeerDocument) async -> Bool {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
@@ -184,26 +189,19 @@ extension ContinuationBroker {
         return local?.sha256 == document.sha256
     }
 
-    /// Receives the document's bytes from `deviceID` into a new file in `folder`.
-    private func receiveCopy(of document: PeerDocument, offer: Offer, from deviceID: String, into folder: URL,
+    /// Receives the document's bytes from `deviceID` into a new file in "Continued from
+    /// ‹device›" (``CopiesFolder``).
+    private func receiveCopy(of document: PeerDocument, offer: Offer, from deviceID: String,
                              progress: ProgressReport) async throws -> URL {
         guard let delegate else { throw ServiceError.activity(.connectionUnavailable("batond is stopping")) }
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw ServiceError.activity(.handoffFailed("cannot make \(folder.path) for a copy of \(document.name): \(error.localizedDescription)"))
-        }
+        let folder = try CopiesFolder(from: offer.device)
         let message = "Copying “\(document.name)” from \(offer.device)"
         guard await progress(message, 0) else { throw Self.cancelled }
-        let partial = folder.appendingPathComponent(".baton-\(UUID().uuidString).partial")
-        let descriptor = open(partial.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw ServiceError.activity(.handoffFailed("cannot write a copy of \(document.name) in \(folder.path): \(String(cString: strerror(errno)))"))
-        }
+        let (partial, descriptor) = try folder.createPartial()
         // The partial file goes in every case: once linked, the copy is its other name.
         defer {
             close(descriptor)
-            unlink(partial.path)
+            folder.remove(partial)
         }
         let (ours, theirs) = try Self.socketPair()
         try await delegate.openDocumentStream(theirs, to: offer, from: deviceID)
@@ -240,7 +238,7 @@ extension ContinuationBroker {
         guard fsync(descriptor) == 0 else {
             throw ServiceError.activity(.handoffFailed("cannot save the copy of \(document.name): \(String(cString: strerror(errno)))"))
         }
-        let copy = try Self.linkUnique(partial, in: folder, name: document.name)
+        let copy = try folder.link(partial, as: document.name)
         logger.info("copied \(document.name) (\(received) bytes) from \(offer.device) to \(copy.path)")
         return copy
     }
@@ -255,22 +253,5 @@ extension ContinuationBroker {
             }
             offset += written
         }
-    }
-
-    /// Gives the received file its name in `folder`, or the first free "name (2).ext", "name
-    /// (3).ext"…: `link` never replaces a file, so nothing the person has is overwritten.
-    private static func linkUnique(_ partial: URL, in folder: URL, name: String) throws -> URL {
-        let base = (name as NSString).deletingPathExtension
-        let pathExtension = (name as NSString).pathExtension
-        for number in 1...1000 {
-            let candidate = number == 1 ? name
-                : "\(base) (\(number))" + (pathExtension.isEmpty ? "" : ".\(pathExtension)")
-            let target = folder.appendingPathComponent(candidate)
-            if link(partial.path, target.path) == 0 { return target }
-            guard errno == EEXIST else {
-                throw ServiceError.activity(.handoffFailed("cannot name the copy of \(name) in \(folder.path): \(String(cString: strerror(errno)))"))
-            }
-        }
-        throw ServiceError.activity(.handoffFailed("\(folder.path) holds 1000 copies of \(name) already"))
     }
 }

@@ -94,6 +94,9 @@ final class ContinuationBroker {
     /// Fetches paired devices' payloads and tells them of continuations: the owner of the
     /// broker, which owns the network too.
     weak var delegate: (any ContinuationBrokerDelegate)?
+    /// Where the files that paired devices' continuations opened in place are remembered, so
+    /// that none is sent back to the device that named it (``ContinuedDocuments``).
+    var continuedDocuments: ContinuedDocuments?
     /// The continuations whose activity is with their app now (`CompleteContinuation` sent,
     /// not answered), by token: only these open continuation streams.
     var liveContinuations: [String: LiveContinuation] = [:]

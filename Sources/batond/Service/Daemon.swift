@@ -54,7 +54,9 @@ final class Daemon {
         broker = ContinuationBroker(connection: connection, registry: registry, timeouts: timeouts, logger: logger)
         broker.domainClaimants = { [domains] url in domains.verifiedApps(for: url) }
         notifier = Notifier(connection: connection, logger: logger)
-        sharedDocuments = SharedDocuments(logger: logger)
+        let continuedDocuments = ContinuedDocuments()
+        broker.continuedDocuments = continuedDocuments
+        sharedDocuments = SharedDocuments(logger: logger, continuedDocuments: continuedDocuments)
         registry.onChange = { [weak self] in
             self?.activitiesChanged()
             self?.network.offersChanged()

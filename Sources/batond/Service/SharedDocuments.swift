@@ -15,7 +15,9 @@ import Logging
 /// really edits. The file is read as the app sees it (through `/proc/PID/root`), so a
 /// sandboxed app can never have batond send a file from outside its sandbox. A device may
 /// fetch the bytes of a document described to it once, within ``lifetime``; a file that
-/// changed since is caught by its digest on arrival.
+/// changed since is caught by its digest on arrival. A file that a device's continuation had
+/// an app open in place is never described to that device while it is unchanged
+/// (``ContinuedDocuments``).
 @MainActor
 final class SharedDocuments {
     private struct Described {
@@ -34,9 +36,11 @@ final class SharedDocuments {
 
     private var described: [Described] = []
     private let logger: Logger
+    private let continuedDocuments: ContinuedDocuments
 
-    init(logger: Logger) {
+    init(logger: Logger, continuedDocuments: ContinuedDocuments = ContinuedDocuments()) {
         self.logger = logger
+        self.continuedDocuments = continuedDocuments
     }
 
     /// Describes the file the activity `bytes` names (its document URL), for `deviceID`
@@ -55,6 +59,10 @@ final class SharedDocuments {
         let path = "/proc/\(app.pid)/root" + url.standardizedFileURL.path
         guard let contentType = Self.contentType(ofFileAt: path) else {
             logger.info("not sending the document of \(app.appID)'s \(type): it is not a file the app can read")
+            return nil
+        }
+        guard !continuedDocuments.isUnchanged(fileAt: path, namedBy: deviceID) else {
+            logger.info("not sending the document of \(app.appID)'s \(type): that device's own continuation opened it here, and it has not changed since")
             return nil
         }
         let entry = InstalledApps.all().first { $0.appID == app.appID }
