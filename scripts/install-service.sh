@@ -28,7 +28,11 @@
 #                         Chrome in $XDG_CONFIG_HOME/google-chrome/NativeMessagingHosts/ and Firefox
 #                         in ~/.mozilla/native-messaging-hosts/, and the extension itself (Browser/
 #                         extension) in $XDG_DATA_HOME/baton/browser-extension/, for the person to
-#                         load: chrome://extensions, Developer mode, "Load unpacked" (see README)
+#                         load: chrome://extensions, Developer mode, "Load unpacked" (see README).
+#                         Firefox knows an extension by the id its manifest gives, which anyone may
+#                         give theirs: the installed extension gets an id of this installation's
+#                         own (a new random {UUID}, kept by later installs), the only one the
+#                         Firefox host manifest allows; --firefox-extension-id pins another
 #   caches                update-desktop-database refreshes $XDG_DATA_HOME/applications/mimeinfo.cache
 #                         (when installed), so MailComposer is known as a mailto: handler and
 #                         TextEditor as an editor of text/plain and text/markdown; the
@@ -50,19 +54,26 @@ cd "$(dirname "$0")/.."
 
 usage() {
     cat <<'EOF'
-usage: scripts/install-service.sh [--binaries DIR] [--list-files]
+usage: scripts/install-service.sh [--binaries DIR] [--firefox-extension-id ID] [--list-files]
   --binaries DIR  install the batond, baton, baton-app, baton-browser-host, MailComposer and TextEditor already
                   built in DIR (such as `swift build --show-bin-path`) instead of building them in release mode
+  --firefox-extension-id ID
+                  the only Firefox extension id allowed to talk to the browser host (a {UUID} or
+                  name@domain): the id of a Baton extension your organisation signed. By default
+                  the installation makes one of its own, which the installed extension carries
   --list-files    print every path the installation makes, one a line, and exit
 EOF
 }
 
 binaries=""
+gecko_id=""
 list_only=false
 while (($#)); do
     case "$1" in
         --binaries) binaries=${2:-}; [ -n "$binaries" ] || { usage >&2; exit 2; }; shift 2 ;;
         --binaries=*) binaries=${1#--binaries=}; shift ;;
+        --firefox-extension-id) gecko_id=${2:-}; [ -n "$gecko_id" ] || { usage >&2; exit 2; }; shift 2 ;;
+        --firefox-extension-id=*) gecko_id=${1#--firefox-extension-id=}; shift ;;
         --list-files) list_only=true; shift ;;
         -h | --help) usage; exit 0 ;;
         *) echo "install-service: unknown argument $1" >&2; usage >&2; exit 2 ;;
@@ -124,6 +135,21 @@ if $list_only; then
     exit 0
 fi
 
+# The Firefox extension id the browser host allows: the one asked for, else the one an earlier
+# install made (in the installed extension's manifest), else a new random one. Never the id in
+# Browser/extension, which anyone could publish an extension under.
+shipped_gecko_id=$(sed -n 's/^ *"id": *"\([^"]*\)".*/\1/p' Browser/extension/manifest.json)
+if [ -z "$gecko_id" ] && [ -f "$extension_dir/manifest.json" ]; then
+    gecko_id=$(sed -n 's/^ *"id": *"\([^"]*\)".*/\1/p' "$extension_dir/manifest.json")
+    [ "$gecko_id" != "$shipped_gecko_id" ] || gecko_id=""
+fi
+[ -n "$gecko_id" ] || gecko_id="{$(cat /proc/sys/kernel/random/uuid)}"
+if ! [[ "$gecko_id" =~ ^(\{[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\}|[A-Za-z0-9._+-]+@[A-Za-z0-9.-]+)$ ]] \
+    || [ "${#gecko_id}" -gt 80 ]; then
+    echo "install-service: \"$gecko_id\" is not a Firefox extension id: give a {UUID} or name@domain (at most 80 characters)" >&2
+    exit 2
+fi
+
 # The path goes unquoted into Exec= lines of desktop entries and the unit's ExecStart=.
 case "$bindir" in
     *[[:space:]\"\'\\\$%\`]*)
@@ -148,9 +174,10 @@ done
 work=$(mktemp -d -t baton-install.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# Installs `$1` as `$2` (0644) with @bindir@ replaced by the installed binaries' folder.
+# Installs `$1` as `$2` (0644) with @bindir@ replaced by the installed binaries' folder and
+# @gecko_id@ by the Firefox extension id.
 install_template() {
-    sed "s|@bindir@|$bindir|g" "$1" >"$work/template"
+    sed -e "s|@bindir@|$bindir|g" -e "s|@gecko_id@|$gecko_id|g" "$1" >"$work/template"
     install -m 0644 "$work/template" "$2"
 }
 
@@ -171,6 +198,8 @@ for folder in "${chromium_hosts[@]}"; do
 done
 install_template "Browser/native-messaging/firefox/$browser_host.json" "$firefox_hosts/$browser_host.json"
 for file in "${extension_files[@]}"; do install -m 0644 "Browser/extension/$file" "$extension_dir/"; done
+sed "s|\"id\": \"$shipped_gecko_id\"|\"id\": \"$gecko_id\"|" Browser/extension/manifest.json >"$work/manifest.json"
+install -m 0644 "$work/manifest.json" "$extension_dir/manifest.json"
 install -m 0644 "$resources/org.baton.Daemon.svg" "$data/icons/hicolor/scalable/apps/"
 install -m 0644 "$resources/org.baton.Daemon-symbolic.svg" "$data/icons/hicolor/symbolic/apps/"
 # Each example's entry names the bare program on every Exec line (the main group's and each

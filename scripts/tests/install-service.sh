@@ -256,8 +256,15 @@ extension_manifest="$data/baton/browser-extension/manifest.json"
 key=$(sed -n 's/^ *"key": *"\([A-Za-z0-9+\/=]*\)".*/\1/p' "$extension_manifest")
 extension_id=$(printf '%s' "$key" | base64 -d 2>/dev/null | sha256sum | cut -c1-32 | tr '0-9a-f' 'a-p')
 gecko_id=$(sed -n 's/^ *"id": *"\([^"]*\)".*/\1/p' "$extension_manifest")
+shipped_gecko_id=$(sed -n 's/^ *"id": *"\([^"]*\)".*/\1/p' "$root/Browser/extension/manifest.json")
 if [ -z "$key" ] || [ "${#extension_id}" -ne 32 ] || [ -z "$gecko_id" ]; then
     fail "the extension's manifest has no key or no Firefox id: key ${key:0:20}…, gecko id $gecko_id"
+fi
+# Firefox's id is the installation's own, not the shipped one anyone could publish under.
+if [[ "$gecko_id" =~ ^\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}$ ]] && [ "$gecko_id" != "$shipped_gecko_id" ]; then
+    pass "the installed extension's Firefox id is the installation's own ($gecko_id)"
+else
+    fail "the installed extension's Firefox id is $gecko_id, not a new {UUID} (the shipped one is $shipped_gecko_id)"
 fi
 for manifest in "$config/chromium/NativeMessagingHosts/org.baton.browser_host.json" \
     "$config/google-chrome/NativeMessagingHosts/org.baton.browser_host.json" \
@@ -275,8 +282,36 @@ for manifest in "$config/chromium/NativeMessagingHosts/org.baton.browser_host.js
         fail "the host manifest $manifest: $(cat "$manifest")"
     fi
 done
-cmp -s "$extension_manifest" "$root/Browser/extension/manifest.json" && cmp -s "$data/baton/browser-extension/background.js" \
-    "$root/Browser/extension/background.js" || fail "the installed extension differs from Browser/extension"
+sed "s|\"id\": \"$shipped_gecko_id\"|\"id\": \"$gecko_id\"|" "$root/Browser/extension/manifest.json" \
+    | cmp -s "$extension_manifest" - && cmp -s "$data/baton/browser-extension/background.js" \
+    "$root/Browser/extension/background.js" || fail "the installed extension differs from Browser/extension (but for its Firefox id)"
+
+# Installed again, the extension keeps its id (Firefox would otherwise see another extension);
+# a pinned id replaces it, and an id that is none is refused, changing nothing.
+firefox_host="$home/.mozilla/native-messaging-hosts/org.baton.browser_host.json"
+allowed_id() { sed -n 's/.*"allowed_extensions": *\["\([^"]*\)"\].*/\1/p' "$firefox_host"; }
+scripts/install-service.sh --binaries "$bin" >/dev/null 2>&1 || fail "install-service.sh failed when run again"
+if [ "$(allowed_id)" = "$gecko_id" ] && grep -qF "\"id\": \"$gecko_id\"" "$extension_manifest"; then
+    pass "installed again, the extension keeps its Firefox id"
+else
+    fail "installed again, the Firefox id changed: $(allowed_id)"
+fi
+status=0
+refusal=$(scripts/install-service.sh --binaries "$bin" --firefox-extension-id 'x", "evil@example.org' 2>&1) || status=$?
+if [ "$status" -eq 2 ] && [[ "$refusal" == *"is not a Firefox extension id"* ]] && [ "$(allowed_id)" = "$gecko_id" ]; then
+    pass "an id that is none is refused, and nothing changes"
+else
+    fail "--firefox-extension-id with a quote: status $status, $refusal; allowed now $(allowed_id)"
+fi
+scripts/install-service.sh --binaries "$bin" --firefox-extension-id baton@example.org >/dev/null 2>&1 \
+    || fail "install-service.sh --firefox-extension-id baton@example.org failed"
+if [ "$(allowed_id)" = "baton@example.org" ] && grep -qF '"id": "baton@example.org"' "$extension_manifest"; then
+    pass "--firefox-extension-id pins the one id the host allows"
+else
+    fail "--firefox-extension-id baton@example.org: the host allows $(allowed_id)"
+fi
+scripts/install-service.sh --binaries "$bin" --firefox-extension-id "$gecko_id" >/dev/null 2>&1 \
+    || fail "install-service.sh could not go back to the installation's id"
 
 # The examples' AppStream metainfo.
 if command -v appstreamcli >/dev/null 2>&1; then
