@@ -79,19 +79,19 @@ extension ContinuationBroker {
     }
 
     /// The path of `url` when it lies in a place this device's person shares with other
-    /// devices, links resolved: the documents folder, or a folder Syncthing shares here.
+    /// devices, links resolved: the documents folder (unless it is the home folder itself, as
+    /// `user-dirs.dirs` makes it where there is none), or a folder Syncthing shares here.
     /// `nil` elsewhere: the same-file check reads no other file.
     private func sharedPlacePath(of url: URL) async -> String? {
-        let path = url.standardizedFileURL.resolvingSymlinksInPath().path
-        var places = [XDGDirectories.documents]
+        func resolved(_ url: URL) -> String { url.standardizedFileURL.resolvingSymlinksInPath().path }
+        let path = resolved(url)
+        var places: [String] = []
+        let documents = resolved(XDGDirectories.documents)
+        if documents != resolved(FileManager.default.homeDirectoryForCurrentUser) { places.append(documents) }
         if let syncthing = SyncthingAPI.local(), let folders = try? await syncthing.folders() {
-            places += folders.values
+            places += folders.values.map(resolved)
         }
-        let inside = places.contains { place in
-            let folder = place.standardizedFileURL.resolvingSymlinksInPath().path
-            return folder != "/" && path.hasPrefix(folder + "/")
-        }
-        return inside ? path : nil
+        return places.contains { $0 != "/" && path.hasPrefix($0 + "/") } ? path : nil
     }
 
     /// The error of a continuation the app gave up while its document was on its way.
