@@ -230,6 +230,16 @@ class MailComposerScenarios: XCTestCase {
         XCTAssertTrue(app.log.contains("over the limit"), app.log)
     }
 
+    /// `MailComposer` typed in a terminal in another folder, found through `PATH`: Handoff is
+    /// on and the inbox holds the sample mail.
+    func checkStartedByNameThroughPATHItHasHandoffAndItsInbox() throws {
+        let app = app()
+        try app.launch([], byNameFrom: FileManager.default.temporaryDirectory)
+        let reading = app.waitForEvent { $0.event == "updated" && $0.type == "org.example.mail.read" }
+        XCTAssertNotNil(reading?.userInfo?["messageID"] as? String, "Handoff is on, reading a message of the inbox: \(app.log)")
+        XCTAssertFalse(app.log.contains("Info.plist"), app.log)
+    }
+
     func checkReadingPositionSurvivesARelaunch() throws {
         let first = app()
         try first.launch()
@@ -247,6 +257,10 @@ class MailComposerScenarios: XCTestCase {
 
 /// Every scenario on the test's X display (xvfb-run), driven with xdotool.
 final class MailComposerTests: MailComposerScenarios {
+    func testStartedByNameThroughPATHItHasHandoffAndItsInbox() throws {
+        try checkStartedByNameThroughPATHItHasHandoffAndItsInbox()
+    }
+
     func testTypingIntoTheBodyGivesOneUpdatePerIdleWithTheTypedText() throws {
         try checkTypingIntoTheBodyGivesOneUpdatePerIdleWithTheTypedText()
     }

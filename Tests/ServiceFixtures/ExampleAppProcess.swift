@@ -63,12 +63,23 @@ open class ExampleAppProcess {
     /// Starts the app; `environment` replaces variables of the test's own environment, and
     /// the desktop's variables (`DISPLAY`, or `WAYLAND_DISPLAY` and the rest) replace both.
     /// A `standalone` instance (the default) is a process of its own even when another runs
-    /// on the bus; otherwise it is the session's one, or passes its launch to that one.
-    public func launch(_ arguments: [String] = [], environment extra: [String: String] = [:], standalone: Bool = true) throws {
+    /// on the bus; otherwise it is the session's one, or passes its launch to that one. With
+    /// `byNameFrom`, it is started as a person types its name in a terminal open in that
+    /// folder: found through `PATH`, with its bare name as `argv[0]`.
+    public func launch(_ arguments: [String] = [], environment extra: [String: String] = [:], standalone: Bool = true,
+                       byNameFrom folder: URL? = nil) throws {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = folderArguments + ["--save-interval", "0"] + (standalone ? ["--standalone"] : []) + arguments
+        let options = folderArguments + ["--save-interval", "0"] + (standalone ? ["--standalone"] : []) + arguments
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }.merging(desktop.environment) { $1 }
+        if let folder {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [program] + options
+            process.currentDirectoryURL = folder
+            environment["PATH"] = executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        } else {
+            process.executableURL = executable
+            process.arguments = options
+        }
         environment["BATON_TRACE"] = traceURL.path
         process.environment = environment
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)

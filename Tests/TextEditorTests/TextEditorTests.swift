@@ -54,6 +54,23 @@ final class TextEditorTests: XCTestCase {
         XCTAssertEqual(mode, 0o644, "saving keeps the file's permissions")
     }
 
+    /// `TextEditor Documents/trip.md` typed in a terminal, the program found through `PATH`:
+    /// the document opens, with Handoff on.
+    func testStartedByNameThroughPATHFromAnotherFolderItOpensTheDocument() async throws {
+        let folder = root.appendingPathComponent("home", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Documents"), withIntermediateDirectories: true)
+        let file = try TextEditorProcess.writeReport(in: folder.appendingPathComponent("Documents"), name: "trip.md", lines: 5)
+        let app = app()
+        try app.launch(["Documents/trip.md"], byNameFrom: folder)
+        XCTAssertFalse(try app.windows(titled: "trip.md").isEmpty, "the document's window opened: \(app.log)")
+        let current = app.waitForEvent { $0.event == "current" && $0.title == "trip.md" }
+        XCTAssertEqual(current?.type, TextEditorProcess.activityType, "Handoff is on: the document's activity is current")
+        let window = try XCTUnwrap(app.windows(titled: "trip.md").first)
+        try app.type("Packed.", into: window)
+        XCTAssertTrue(waitUntil { (try String(contentsOf: file, encoding: .utf8)).hasPrefix("Packed.") }, "typing is saved to the file")
+        XCTAssertFalse(app.log.contains("Info.plist"), "the app found its resources: \(app.log)")
+    }
+
     func testSavingKeepsAPrivateFilePrivate() async throws {
         let file = try TextEditorProcess.writeReport(in: root, name: "diary.txt", lines: 5)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
