@@ -61,8 +61,11 @@ final class TextEditorApplication: BatonApplication, ApplicationDelegate {
             }
             enableHandoff(declaredIn: info, logger: logger)
         } catch {
-            setupError = error
+            setupError = AppSetupError(appName: "Text Editor", cannot: "open documents", because: error)
             logger.error("cannot read the app's Info.plist, so it opens no documents: \(error)")
+            // The last session's windows cannot come back now: what was saved stays for the
+            // next start, instead of this start's empty session replacing it.
+            restoration?.isPaused = true
         }
         GObjectSignals.connect(UnsafeMutableRawPointer(gtkApplication), "shutdown") { [weak self] in self?.saveAll() }
         GObjectSignals.connect(UnsafeMutableRawPointer(gtkApplication), "query-end") { [weak self] in self?.saveAll() }

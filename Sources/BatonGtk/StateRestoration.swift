@@ -21,6 +21,10 @@ public final class StateRestoration {
     public let directory: URL
     private weak var application: BatonApplication?
     private let logger = Logger(label: "baton.state-restoration")
+    /// While `true`, nothing is saved and what was saved before stays: set it when the app
+    /// cannot restore its windows in this run (it could not read its own files), so that a
+    /// failed start never replaces the last session with an empty one.
+    public var isPaused = false
 
     init(application: BatonApplication, directory: URL?) {
         self.application = application
@@ -47,11 +51,11 @@ public final class StateRestoration {
     /// Returns how many were saved.
     ///
     /// A window whose activity cannot be encoded (such as a `userInfo` over the limit) is
-    /// logged and left out; the others are still saved. Once the application is gone,
-    /// nothing is saved and what was saved before stays.
+    /// logged and left out; the others are still saved. Once the application is gone, or
+    /// while ``isPaused``, nothing is saved and what was saved before stays.
     @discardableResult
     public func save() throws -> Int {
-        guard let application else { return 0 }
+        guard let application, !isPaused else { return 0 }
         var payloads: [Data] = []
         for activity in activitiesToSave(of: application) {
             application.center.updateNow(activity)

@@ -71,6 +71,33 @@ final class TextEditorTests: XCTestCase {
         XCTAssertFalse(app.log.contains("Info.plist"), "the app found its resources: \(app.log)")
     }
 
+    /// A start that cannot read the app's own files says so in words for a person, and keeps
+    /// the last session: the next good start brings its window back.
+    func testAStartThatCannotReadItsFilesSaysSoAndKeepsTheLastSession() async throws {
+        let file = try TextEditorProcess.writeReport(in: root, lines: 20)
+        let first = app("session")
+        try first.launch([file.path])
+        let window = try XCTUnwrap(first.windows(titled: "report.md").first)
+        try first.key("ctrl+q", in: window)
+        XCTAssertEqual(first.waitForExit(), 0, "Ctrl+Q quits cleanly")
+
+        let damaged = root.appendingPathComponent("damaged", isDirectory: true)
+        try FileManager.default.createDirectory(at: damaged, withIntermediateDirectories: true)
+        try "not a property list".write(to: damaged.appendingPathComponent("Info.plist"), atomically: true, encoding: .utf8)
+        let broken = app("session")
+        try broken.launch([file.path], environment: ["TEXTEDITOR_RESOURCES": damaged.path])
+        let dialog = try XCTUnwrap(broken.windows(titled: "Something Went Wrong").first, "a dialog says what is wrong")
+        if let folder = ProcessInfo.processInfo.environment["BATON_SCREENSHOTS"] {
+            try broken.desktop.screenshot(to: "\(folder)/texteditor-damaged-files.png")
+        }
+        try broken.key("Return", in: dialog)
+        XCTAssertEqual(broken.waitForExit(), 0, "closing the dialog ends the app, which has no window")
+
+        let second = app("session")
+        try second.launch()
+        XCTAssertFalse(try second.windows(titled: "report.md").isEmpty, "the last session's window is back")
+    }
+
     func testSavingKeepsAPrivateFilePrivate() async throws {
         let file = try TextEditorProcess.writeReport(in: root, name: "diary.txt", lines: 5)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
