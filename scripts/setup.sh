@@ -30,6 +30,9 @@ packages=(
     chromium            # a real browser with the Baton extension for the web page tests
     kdeconnect          # two real kdeconnectd (one a phone) for the phone tests (Qt and KDE Frameworks: ~37 MB)
     iptables            # two home routers (masquerade, nothing in) for the relay test across NATs
+    dbus-user-session   # the user dbus.socket that systemd-analyze verify --user needs for batond's unit
+    man-db              # man: the installed manual pages are rendered and found
+    ca-certificates     # apt and curl fetch over https on a minimal system
 )
 
 missing=()
