@@ -83,9 +83,10 @@ struct PairCommand: ParsableCommand {
             if output.json { return try JSONOutput.print(["device": device, "id": id, "code": code]) }
             let status = try ServiceProxy.call("GetStatus").at(0)?.dictionary ?? [:]
             let here = status["device-name"]?.string ?? "THIS-DEVICE"
+            let (shownHere, shownDevice) = (TerminalText.printable(here), TerminalText.printable(device))
             print("Verification code: \(code)")
-            print("Type it on \(device):  baton pair --confirm \(here) \(code)")
-            print("Then type here the code \(device) shows:  baton pair --confirm \(device) CODE")
+            print("Type it on \(shownDevice):  baton pair --confirm \(ShellWord.quoted(shownHere)) \(code)")
+            print("Then type here the code \(shownDevice) shows:  baton pair --confirm \(ShellWord.quoted(shownDevice)) CODE")
         }
     }
 }
