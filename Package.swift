@@ -119,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "BatonApp",
             dependencies: [
-                "Baton", "BatonBus", "BatonGLib", "BatonGtk", "CGtk", "CAdwaita",
+                "Baton", "BatonBus", "BatonGLib", "BatonGtk", "CGtk", "CAdwaita", "ExampleSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -48,7 +48,7 @@ final class MessageListWindow: AppWindow {
                                  tooltip: "New Message (Ctrl+N)"))
         packStart(Widgets.button(icon: "mail-reply-sender-symbolic", action: "win.reply",
                                  tooltip: "Reply (Ctrl+R)"))
-        packEnd(Self.primaryMenuButton())
+        packEnd(PrimaryMenu.button(appName: "Mail Composer"))
 
         gtk_list_box_set_selection_mode(OpaquePointer(list), GTK_SELECTION_SINGLE)
         Widgets.addClasses(["navigation-sidebar"], to: list)
@@ -84,20 +84,6 @@ final class MessageListWindow: AppWindow {
         setContent(paned)
         show(nil)
         showsEmptyList(true)
-    }
-
-    /// The primary menu, as GNOME apps have it: Keyboard Shortcuts and About (F10 opens it).
-    private static func primaryMenuButton() -> Widgets.Widget {
-        let menu = g_menu_new()
-        g_menu_append(menu, "_Keyboard Shortcuts", "win.show-help-overlay")
-        g_menu_append(menu, "_About Mail Composer", "app.about")
-        let button = gtk_menu_button_new()!
-        gtk_menu_button_set_icon_name(OpaquePointer(button), "open-menu-symbolic")
-        gtk_menu_button_set_menu_model(OpaquePointer(button), UnsafeMutablePointer<GMenuModel>(menu))
-        gtk_menu_button_set_primary(OpaquePointer(button), 1)
-        gtk_widget_set_tooltip_text(button, "Main Menu")
-        g_object_unref(UnsafeMutableRawPointer(menu))
-        return button
     }
 
     private func showsEmptyList(_ empty: Bool) {

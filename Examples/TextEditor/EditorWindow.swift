@@ -47,17 +47,7 @@ final class EditorWindow: AppWindow {
         setTitleWidget(windowTitle)
         packStart(Widgets.button(label: "_Open", action: "app.open", tooltip: "Open a Document (Ctrl+O)"))
         packStart(Widgets.button(icon: "tab-new-symbolic", action: "app.new", tooltip: "New Document (Ctrl+N)"))
-        let menu = g_menu_new()!
-        g_menu_append(menu, "_Save As…", "win.save-as")
-        g_menu_append(menu, "_Keyboard Shortcuts", "win.show-help-overlay")
-        g_menu_append(menu, "_About Text Editor", "app.about")
-        let menuButton = gtk_menu_button_new()!
-        gtk_menu_button_set_icon_name(OpaquePointer(menuButton), "open-menu-symbolic")
-        gtk_menu_button_set_menu_model(OpaquePointer(menuButton), UnsafeMutablePointer(menu))
-        gtk_menu_button_set_primary(OpaquePointer(menuButton), 1)
-        gtk_widget_set_tooltip_text(menuButton, "Main Menu")
-        g_object_unref(UnsafeMutableRawPointer(menu))
-        packEnd(menuButton)
+        packEnd(PrimaryMenu.button(appName: "Text Editor", items: [("_Save As…", "win.save-as")]))
 
         let view = textView.cast(to: GtkTextView.self)
         gtk_text_view_set_monospace(view, 1)

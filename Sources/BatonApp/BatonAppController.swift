@@ -3,6 +3,7 @@ import BatonGLib
 import BatonGtk
 import CAdwaita
 import CGtk
+import ExampleSupport
 import Foundation
 import Logging
 
@@ -23,6 +24,8 @@ final class BatonAppController {
     private let logger = Logger(label: "baton-app")
     /// Devices paired when the records were last read, to tell the person when one becomes so.
     private var paired: Set<String>?
+    /// Devices this device confirmed a pairing with, waiting for them to confirm too.
+    private var waitingFor: [String: String] = [:]
 
     init(initialPage: String?) {
         self.initialPage = initialPage
@@ -42,6 +45,12 @@ final class BatonAppController {
         }
         application.addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }
         application.setAccelerators(["<Control>w"], for: "app.quit")
+        application.setAccelerators(["<Control>question"], for: "win.show-help-overlay")
+        application.addAction("about") { [application] in
+            AboutWindow.present(for: application.gtkApplication, name: "Baton", icon: "org.baton.Daemon",
+                                version: BatonVersion.string,
+                                comments: "Start something on one computer and pick it up on another, right where you left off.")
+        }
     }
 
     private func activate() {
@@ -91,12 +100,23 @@ final class BatonAppController {
             guard let id = record["id"]?.string, record["pairing-code"]?.string != nil else { return nil }
             return (id, record)
         }, uniquingKeysWith: { first, _ in first })
+        let nowPaired = Set(service.devices.filter { $0["paired"]?.bool == true }.compactMap { $0["id"]?.string })
         for (id, dialog) in dialogs where pairing[id] == nil {
             dialog.dismiss()
             dialogs[id] = nil
+            // Ended on the other device: a wrong code typed there, or Cancel.
+            if !nowPaired.contains(id) {
+                let name = service.devices.first { $0["id"]?.string == id }?["name"]?.string ?? dialog.deviceName
+                showPairingFailed(id, name: name, reason: Self.endedOn(name))
+            }
+        }
+        for (id, name) in waitingFor where pairing[id] == nil {
+            waitingFor[id] = nil
+            if !nowPaired.contains(id) {
+                showPairingFailed(id, name: name, reason: Self.endedOn(name))
+            }
         }
         answered = answered.filter { pairing[$0] != nil }
-        let nowPaired = Set(service.devices.filter { $0["paired"]?.bool == true }.compactMap { $0["id"]?.string })
         if let before = paired {
             for id in nowPaired.subtracting(before) {
                 let name = service.devices.first { $0["id"]?.string == id }?["name"]?.string ?? id
@@ -135,17 +155,61 @@ final class BatonAppController {
     }
 
     private func confirm(_ id: String, name: String, code: String) {
-        run("ConfirmPair", [.string(id), .string(code)]) { [weak self] reply in
+        run("ConfirmPair", [.string(id), .string(code)], failed: { [weak self] _ in
+            self?.showPairingFailed(id, name: name, reason: "The codes didn’t match, so nothing was paired.")
+        }) { [weak self] reply in
             // Once paired, following the records says so.
-            if reply.at(0)?.bool != true { self?.window?.showToast("Confirmed here; waiting for “\(name)” to confirm") }
+            guard reply.at(0)?.bool != true else { return }
+            self?.waitingFor[id] = name
+            self?.window?.showToast("Waiting for “\(name)” to confirm")
         }
+    }
+
+    /// Why a pairing that ended on the other device failed, as far as this one can tell.
+    private static func endedOn(_ name: String) -> String {
+        "The pairing was ended on “\(name)”: the codes didn’t match, or it was cancelled there."
+    }
+
+    /// Says that pairing with `name` failed and why, with Try Again, which starts it anew.
+    private func showPairingFailed(_ id: String, name: String, reason: String) {
+        let dialog = adw_message_dialog_new(window?.gtkWindow, "Pairing Failed", reason)!
+        let message = baton_adw_message_dialog(dialog)
+        adw_message_dialog_set_body_use_markup(message, 0)
+        adw_message_dialog_add_response(message, "close", "_Close")
+        adw_message_dialog_add_response(message, "retry", "_Try Again")
+        adw_message_dialog_set_response_appearance(message, "retry", ADW_RESPONSE_SUGGESTED)
+        adw_message_dialog_set_default_response(message, "retry")
+        adw_message_dialog_set_close_response(message, "close")
+        GObjectSignals.connectIgnoringArgument(UnsafeMutableRawPointer(dialog), "response::retry") { [weak self] in
+            self?.pair(id, name: name)
+        }
+        gtk_window_present(dialog.cast(to: GtkWindow.self))
+        logger.info("pairing with \(name) failed: \(reason)")
     }
 
     private func cancel(_ id: String) {
         run("CancelPair", [.string(id)]) { _ in }
     }
 
-    func unpair(_ id: String, name: String) {
+    /// Asks the person before unpairing: the device is forgotten on both sides, and only
+    /// pairing again, on both computers, brings it back.
+    func confirmUnpair(_ id: String, name: String) {
+        let dialog = adw_message_dialog_new(window?.gtkWindow, "Unpair “\(name)”?",
+                                            "“\(name)” will no longer see what you do here, and you will no longer see what you do there. To hand off with it again, pair the two computers again.")!
+        let message = baton_adw_message_dialog(dialog)
+        adw_message_dialog_set_body_use_markup(message, 0)
+        adw_message_dialog_add_response(message, "cancel", "_Cancel")
+        adw_message_dialog_add_response(message, "unpair", "_Unpair")
+        adw_message_dialog_set_response_appearance(message, "unpair", ADW_RESPONSE_DESTRUCTIVE)
+        adw_message_dialog_set_default_response(message, "cancel")
+        adw_message_dialog_set_close_response(message, "cancel")
+        GObjectSignals.connectIgnoringArgument(UnsafeMutableRawPointer(dialog), "response::unpair") { [weak self] in
+            self?.unpair(id, name: name)
+        }
+        gtk_window_present(dialog.cast(to: GtkWindow.self))
+    }
+
+    private func unpair(_ id: String, name: String) {
         run("Unpair", [.string(id)]) { [weak self] _ in self?.window?.showToast("Unpaired “\(name)”") }
     }
 
@@ -159,15 +223,17 @@ final class BatonAppController {
     func setBlocked(device id: String, _ blocked: Bool) { run("SetDeviceBlocked", [.string(id), .bool(blocked)]) { _ in } }
     func setBlocked(app appID: String, _ blocked: Bool) { run("SetAppBlocked", [.string(appID), .bool(blocked)]) { _ in } }
 
-    /// Calls batond; a refusal is shown in a toast, and the pages are read again.
+    /// Calls batond; a refusal goes to `failed`, by default shown in a toast, and the pages
+    /// are read again.
     private func run(_ method: String, _ arguments: [BusValue], timeout: Double = 25,
+                     failed: (@MainActor (any Error) -> Void)? = nil,
                      then body: @escaping @MainActor ([BusValue]) -> Void) {
         guard let service else { return }
         Task { @MainActor in
             do {
                 body(try await service.perform(method, arguments, timeout: timeout))
             } catch {
-                window?.showToast("\(error)")
+                if let failed { failed(error) } else { window?.showToast("\(error)") }
             }
             service.refresh()
         }

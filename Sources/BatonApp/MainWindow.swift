@@ -2,9 +2,12 @@ import BatonGLib
 import BatonGtk
 import CAdwaita
 import CGtk
+import ExampleSupport
 
 /// The Baton app's window: a header bar with a view switcher over the pages (This Device,
-/// Devices, Offers, Apps, Doctor), each rebuilt from the service's records when they change.
+/// Devices, Offers, Apps, Doctor), each rebuilt from the service's records when they change,
+/// and the primary menu (Keyboard Shortcuts, About). Toasts show above the bottom switcher,
+/// each replacing the one before: a toast says how things stand now.
 @MainActor
 final class MainWindow: ApplicationWindow {
     /// The pages: name, title, icon.
@@ -16,6 +19,8 @@ final class MainWindow: ApplicationWindow {
 
     let stack: Rows.Widget = adw_view_stack_new()!
     private let toasts: Rows.Widget = adw_toast_overlay_new()!
+    /// The toast on screen, if any: the next one replaces it.
+    private var toast: OpaquePointer?
     /// Each page's slot: a box whose one child is the page's current content.
     private var slots: [String: Rows.Widget] = [:]
 
@@ -23,8 +28,17 @@ final class MainWindow: ApplicationWindow {
         let window = adw_application_window_new(application.gtkApplication)!
         super.init(wrapping: window.cast(to: GtkWindow.self), application: application)
         title = "Baton"
-        gtk_window_set_default_size(gtkWindow, 620, 640)
+        // Wide enough for the switcher in the header bar, as GNOME Settings' pages are.
+        gtk_window_set_default_size(gtkWindow, 860, 640)
         let header = adw_header_bar_new()!
+        adw_header_bar_pack_end(baton_adw_header_bar(header), PrimaryMenu.button(appName: "Baton"))
+        let pageShortcuts = Self.pages.enumerated().map { (title: $0.element.title, accelerator: "<Alt>\($0.offset + 1)") }
+        if let help = ShortcutsWindow.make([
+            ShortcutsWindow.Group("Pages", pageShortcuts),
+            ShortcutsWindow.Group("General", [("Keyboard Shortcuts", "<Control>question"), ("Quit", "<Control>q")]),
+        ]) {
+            gtk_application_window_set_help_overlay(window.cast(to: GtkApplicationWindow.self), help)
+        }
         let switcher = adw_view_switcher_title_new()!
         adw_view_switcher_title_set_stack(baton_adw_view_switcher_title(switcher), baton_adw_view_stack(stack))
         adw_view_switcher_title_set_title(baton_adw_view_switcher_title(switcher), "Baton")
@@ -41,11 +55,12 @@ final class MainWindow: ApplicationWindow {
         g_object_bind_property(UnsafeMutableRawPointer(switcher), "title-visible", UnsafeMutableRawPointer(bar), "reveal",
                                G_BINDING_SYNC_CREATE)
         let layout = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        adw_toast_overlay_set_child(baton_adw_toast_overlay(toasts), stack)
+        gtk_widget_set_vexpand(toasts, 1)
         gtk_box_append(layout.cast(to: GtkBox.self), header)
-        gtk_box_append(layout.cast(to: GtkBox.self), stack)
+        gtk_box_append(layout.cast(to: GtkBox.self), toasts)
         gtk_box_append(layout.cast(to: GtkBox.self), bar)
-        adw_toast_overlay_set_child(baton_adw_toast_overlay(toasts), layout)
-        adw_application_window_set_content(baton_adw_application_window(window), toasts)
+        adw_application_window_set_content(baton_adw_application_window(window), layout)
     }
 
     /// Shows the page called `name`.
@@ -65,7 +80,15 @@ final class MainWindow: ApplicationWindow {
         gtk_box_append(slot.cast(to: GtkBox.self), content)
     }
 
+    /// Shows `text` in a toast, in place of the one shown before.
     func showToast(_ text: String) {
-        adw_toast_overlay_add_toast(baton_adw_toast_overlay(toasts), adw_toast_new(Rows.escaped(text)))
+        if let toast {
+            adw_toast_dismiss(toast)
+            g_object_unref(UnsafeMutableRawPointer(toast))
+        }
+        let new = adw_toast_new(Rows.escaped(text))
+        g_object_ref(UnsafeMutableRawPointer(new))
+        toast = new
+        adw_toast_overlay_add_toast(baton_adw_toast_overlay(toasts), new)
     }
 }

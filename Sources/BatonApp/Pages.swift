@@ -58,25 +58,29 @@ struct Pages {
         return page
     }
 
+    /// The device's name first; its id and address, which only matter when something is
+    /// wrong, under "Advanced".
     private func thisDevice() -> Rows.Widget {
         let page = Rows.page()
-        let device = Rows.group("This Device", in: page)
+        let device = Rows.group("This Device", description: "Your other devices show this computer by its name.", in: page)
         let name = service.status["device-name"]?.string ?? ""
         if service.settings["name-fixed"]?.bool == true {
-            Rows.row("Name", subtitle: "\(name) (set by batond --name)", in: device)
+            Rows.row("Name", subtitle: "\(name) (set when the Baton service was started, so it cannot be changed here)", in: device)
         } else {
             Rows.entry("_Name", text: name, in: device) { [controller] text in controller.rename(text) }
         }
-        Rows.row("Device ID", subtitle: service.status["device-id"]?.string ?? "", in: device)
-        Rows.row("Listening On", subtitle: service.status["listen"]?.string ?? "Not listening", in: device)
+        let advanced = Rows.expander("Advanced", subtitle: "How other devices find this one", in: device)
+        Rows.row("Device ID", subtitle: service.status["device-id"]?.string ?? "", under: advanced)
+        Rows.row("Address", subtitle: service.status["listen"]?.string ?? "Not reachable by other devices", under: advanced)
         let handoff = Rows.group("Handoff", in: page)
         let on = service.settings["handoff"]?.bool ?? true
-        let handoffRow = Rows.row("Handoff", subtitle: "Offer what you do here to your other devices, and list theirs",
-                                  in: handoff)
-        Rows.suffix(Rows.toggle(on) { [controller] value in controller.setHandoff(value) }, to: handoffRow)
+        let handoffRow = Rows.row("Share Activities With Your Devices",
+                                  subtitle: "Offer what you do here to your other devices, and list what you do there", in: handoff)
+        Rows.suffix(Rows.toggle(on) { [controller] value in controller.setHandoff(value) }, to: handoffRow, activatedByRow: true)
         let quiet = service.settings["notifications"]?.string == "quiet"
-        let quietRow = Rows.row("Quiet", subtitle: "List offers from other devices without notifications", in: handoff)
-        Rows.suffix(Rows.toggle(quiet) { [controller] value in controller.setQuiet(value) }, to: quietRow)
+        let quietRow = Rows.row("Notify About Offers", subtitle: "Show a notification when another device offers something to continue",
+                                in: handoff)
+        Rows.suffix(Rows.toggle(!quiet) { [controller] value in controller.setQuiet(!value) }, to: quietRow, activatedByRow: true)
         return page
     }
 
@@ -88,18 +92,22 @@ struct Pages {
         let others = computers.filter { $0["paired"]?.bool != true }
         let blocked = Set(service.settings["blocked-devices"]?.strings ?? [])
         let pairedGroup = Rows.group("Paired Devices", description: paired.isEmpty ? "No paired devices yet." : nil, in: page)
+        // Each paired device opens to its details: whether it may hand things over, and Unpair.
         for record in paired {
             let id = record["id"]?.string ?? ""
             let name = record["name"]?.string ?? id
             let connected = record["connected"]?.bool == true
-            let row = Rows.row(name, subtitle: (connected ? "Connected" : "Offline") + (blocked.contains(id) ? " · Blocked" : ""),
-                               icon: "computer-symbolic", in: pairedGroup)
-            Rows.suffix(Rows.button(blocked.contains(id) ? "_Allow" : "_Block", classes: ["flat"]) { [controller] in
-                controller.setBlocked(device: id, !blocked.contains(id))
-            }, to: row)
-            Rows.suffix(Rows.button("_Unpair", classes: ["destructive-action"]) { [controller] in
-                controller.unpair(id, name: name)
-            }, to: row)
+            let device = Rows.expander(name, subtitle: (connected ? "Connected" : "Not connected")
+                                       + (blocked.contains(id) ? " · Blocked" : ""), icon: "computer-symbolic", in: pairedGroup)
+            let handoff = Rows.row("Hand Off With This Device", subtitle: "Show its offers here, and offer it what you do here",
+                                   under: device)
+            Rows.suffix(Rows.toggle(!blocked.contains(id)) { [controller] allowed in
+                controller.setBlocked(device: id, !allowed)
+            }, to: handoff, activatedByRow: true)
+            let forget = Rows.row("Unpair", subtitle: "Pairing again needs both computers", under: device)
+            Rows.suffix(Rows.button("_Unpair…", classes: ["destructive-action"]) { [controller] in
+                controller.confirmUnpair(id, name: name)
+            }, to: forget)
         }
         if !phones.isEmpty {
             let group = Rows.group("Phones", description: "Paired with KDE Connect, GSConnect or Valent: Baton can send them web pages, and offers the links they share.", in: page)

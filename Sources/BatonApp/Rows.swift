@@ -24,6 +24,39 @@ enum Rows {
     /// An `AdwActionRow` in `group`.
     @discardableResult
     static func row(_ title: String, subtitle: String? = nil, icon: String? = nil, in group: Widget) -> Widget {
+        let row = actionRow(title, subtitle: subtitle, icon: icon)
+        adw_preferences_group_add(baton_adw_preferences_group(group), row)
+        return row
+    }
+
+    /// An `AdwActionRow` inside `expander` (an ``expander(_:subtitle:icon:in:)`` row).
+    @discardableResult
+    static func row(_ title: String, subtitle: String? = nil, icon: String? = nil, under expander: Widget) -> Widget {
+        let row = actionRow(title, subtitle: subtitle, icon: icon)
+        adw_expander_row_add_row(baton_adw_expander_row(expander), row)
+        return row
+    }
+
+    /// An `AdwExpanderRow` in `group`: a row whose details show when the person opens it.
+    static func expander(_ title: String, subtitle: String? = nil, icon: String? = nil, in group: Widget) -> Widget {
+        let row = adw_expander_row_new()!
+        adw_preferences_row_set_use_markup(baton_adw_preferences_row(row), 0)
+        adw_preferences_row_set_title(baton_adw_preferences_row(row), title)
+        if let subtitle { adw_expander_row_set_subtitle(baton_adw_expander_row(row), escaped(subtitle)) }
+        if let icon { adw_expander_row_add_prefix(baton_adw_expander_row(row), iconImage(icon)) }
+        adw_preferences_group_add(baton_adw_preferences_group(group), row)
+        return row
+    }
+
+    /// An icon at 32 pixels, as GNOME shows apps' and devices' icons in lists.
+    static func iconImage(_ name: String, size: Int32 = 16) -> Widget {
+        let image = gtk_image_new_from_icon_name(name)!
+        gtk_image_set_pixel_size(OpaquePointer(image), size)
+        if size >= 32 { gtk_widget_add_css_class(image, "lowres-icon") }
+        return image
+    }
+
+    private static func actionRow(_ title: String, subtitle: String?, icon: String?) -> Widget {
         let row = adw_action_row_new()!
         adw_preferences_row_set_use_markup(baton_adw_preferences_row(row), 0)
         adw_preferences_row_set_title(baton_adw_preferences_row(row), title)
@@ -31,8 +64,7 @@ enum Rows {
             adw_action_row_set_subtitle(baton_adw_action_row(row), subtitle)
             adw_action_row_set_subtitle_lines(baton_adw_action_row(row), 0)
         }
-        if let icon { adw_action_row_add_prefix(baton_adw_action_row(row), gtk_image_new_from_icon_name(icon)) }
-        adw_preferences_group_add(baton_adw_preferences_group(group), row)
+        if let icon { adw_action_row_add_prefix(baton_adw_action_row(row), iconImage(icon)) }
         return row
     }
 
@@ -55,9 +87,14 @@ enum Rows {
         return row
     }
 
-    static func suffix(_ widget: Widget, to row: Widget) {
+    /// Puts `widget` at the end of `row`; with `activatedByRow`, activating the row (a click on
+    /// its title, Enter, Space) activates the widget, as GNOME's switch rows do.
+    static func suffix(_ widget: Widget, to row: Widget, activatedByRow: Bool = false) {
         gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(baton_adw_action_row(row), widget)
+        if activatedByRow {
+            adw_action_row_set_activatable_widget(baton_adw_action_row(row), widget)
+        }
     }
 
     /// A button that runs `action` when clicked.

@@ -16,3 +16,5 @@ static inline AdwPreferencesRow *baton_adw_preferences_row(gpointer instance) { 
 static inline AdwViewStack *baton_adw_view_stack(gpointer instance) { return ADW_VIEW_STACK(instance); }
 static inline AdwViewSwitcherTitle *baton_adw_view_switcher_title(gpointer instance) { return ADW_VIEW_SWITCHER_TITLE(instance); }
 static inline AdwEntryRow *baton_adw_entry_row(gpointer instance) { return ADW_ENTRY_ROW(instance); }
+static inline AdwExpanderRow *baton_adw_expander_row(gpointer instance) { return ADW_EXPANDER_ROW(instance); }
+static inline AdwToast *baton_adw_toast(gpointer instance) { return ADW_TOAST(instance); }

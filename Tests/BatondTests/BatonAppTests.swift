@@ -134,12 +134,81 @@ class BatonAppScenarios: XCTestCase {
         Thread.sleep(forTimeInterval: 0.5)
         try screenshot("device-renamed")
     }
+
+    /// Starts both apps on the Devices page, side by side; returns them and their windows.
+    private func startApps() throws -> (a: ChildProcess, b: ChildProcess, windowA: String, windowB: String) {
+        let appA = try devices.a.start(ServiceSession.product("baton-app"), ["--page", "devices"], name: "app-a")
+        let appB = try devices.b.start(ServiceSession.product("baton-app"), ["--page", "devices"], name: "app-b")
+        let windowA = try window(of: appA, titled: "Baton")
+        let windowB = try window(of: appB, titled: "Baton")
+        if desktop.kind == "x11" {
+            let move = Process()
+            move.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+            move.arguments = ["windowmove", windowB, "640", "0"]
+            try move.run()
+            move.waitUntilExit()
+        }
+        XCTAssertTrue(waitUntil(timeout: 10) { appA.log.contains("1 other devices") && appB.log.contains("1 other devices") },
+                      "the apps list the other device: \(appA.log) \(appB.log)")
+        return (appA, appB, windowA, windowB)
+    }
+
+    /// A wrong code typed on A is explained on both screens ("Pairing Failed", the codes
+    /// didn't match), and Try Again on A starts a new pairing that the right codes complete.
+    func checkAWrongCodeIsExplainedOnBothScreensAndTryAgainPairs() throws {
+        let (appA, appB, _, windowB) = try startApps()
+        try desktop.focus(windowB)
+        try desktop.key("Return")
+        XCTAssertTrue(waitUntil(timeout: 10) {
+            try self.devices.device(self.devices.idB, on: self.devices.a)?["pairing-code"] as? String != nil
+        }, "the pairing began")
+        let dialogA = try window(of: appA, titled: nil)
+        _ = try window(of: appB, titled: nil)
+        try desktop.focus(dialogA)
+        try desktop.type("000 000")
+        try desktop.key("Return")
+        XCTAssertTrue(waitUntil(timeout: 10) {
+            try !self.desktop.windows(pid: appA.pid) { $0 == "Pairing Failed" }.isEmpty
+                && !self.desktop.windows(pid: appB.pid) { $0 == "Pairing Failed" }.isEmpty
+        }, "both apps say the pairing failed: \(appA.log) \(appB.log)")
+        XCTAssertTrue(appA.log.contains("The codes didn’t match"), appA.log)
+        XCTAssertTrue(appB.log.contains("the codes didn’t match, or it was cancelled there"), appB.log)
+        XCTAssertEqual(try devices.device(devices.idB, on: devices.a)?["paired"] as? Bool, false)
+        try screenshot("pairing-failed")
+
+        // Try Again (the default answer) on A: a new pairing, which the right codes complete.
+        let failedA = try XCTUnwrap(try desktop.windows(pid: appA.pid) { $0 == "Pairing Failed" }.first)
+        try desktop.focus(failedA)
+        try desktop.key("Return")
+        var codeOnA: String?
+        var codeOnB: String?
+        XCTAssertTrue(waitUntil(timeout: 10) {
+            codeOnA = try self.devices.device(self.devices.idB, on: self.devices.a)?["pairing-code"] as? String
+            codeOnB = try self.devices.device(self.devices.idA, on: self.devices.b)?["pairing-code"] as? String
+            return codeOnA != nil && codeOnB != nil
+        }, "Try Again began a new pairing")
+        let newDialogA = try window(of: appA, titled: "Pair with “beta”?")
+        try desktop.focus(newDialogA)
+        try desktop.type(try XCTUnwrap(codeOnB))
+        try desktop.key("Return")
+        let newDialogB = try window(of: appB, titled: "Pair with “alpha”?")
+        try desktop.focus(newDialogB)
+        try desktop.type(try XCTUnwrap(codeOnA))
+        try desktop.key("Return")
+        XCTAssertTrue(waitUntil(timeout: 10) {
+            try self.devices.device(self.devices.idB, on: self.devices.a)?["paired"] as? Bool == true
+        }, "paired after trying again")
+    }
 }
 
 /// On the test's X display (xvfb-run), driven with xdotool.
 final class BatonAppTests: BatonAppScenarios {
     func testTwoDevicesPairFromTheAppAndContinueAnOfferFromTheList() throws {
         try checkTwoDevicesPairFromTheAppAndContinueAnOfferFromTheList()
+    }
+
+    func testAWrongCodeIsExplainedOnBothScreensAndTryAgainPairs() throws {
+        try checkAWrongCodeIsExplainedOnBothScreensAndTryAgainPairs()
     }
 }
 
@@ -149,5 +218,9 @@ final class BatonAppWaylandTests: BatonAppScenarios {
 
     func testTwoDevicesPairFromTheAppAndContinueAnOfferFromTheList() throws {
         try checkTwoDevicesPairFromTheAppAndContinueAnOfferFromTheList()
+    }
+
+    func testAWrongCodeIsExplainedOnBothScreensAndTryAgainPairs() throws {
+        try checkAWrongCodeIsExplainedOnBothScreensAndTryAgainPairs()
     }
 }
