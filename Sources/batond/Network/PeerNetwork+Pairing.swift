@@ -272,7 +272,8 @@ extension PeerNetwork {
     private func completeIfConfirmed(_ deviceID: String) -> Bool {
         guard let session = devices[deviceID]?.pairing, session.confirmedHere, session.confirmedThere,
               let link = devices[deviceID]?.link, link.isOpen else { return false }
-        let device = PairedDevice(id: deviceID, name: deviceName(deviceID), certificate: Data(link.peerCertificateDER),
+        let device = PairedDevice(id: deviceID, name: takenName(claimedName(deviceID) ?? "", by: deviceID).name,
+                                  certificate: Data(link.peerCertificateDER),
                                   address: devices[deviceID]?.address, pairedAt: Date())
         do {
             try paired.pin(device)

@@ -203,10 +203,6 @@ final class PeerNetwork {
 
     func isPaired(_ deviceID: String) -> Bool { paired.devices[deviceID] != nil }
 
-    func deviceName(_ deviceID: String) -> String {
-        devices[deviceID]?.name ?? paired.devices[deviceID]?.name ?? Self.shortID(deviceID)
-    }
-
     /// The link with `deviceID`, while it has one.
     func link(_ deviceID: String) -> PeerLink? { devices[deviceID]?.link }
 
@@ -228,25 +224,6 @@ final class PeerNetwork {
     func discardIfIdle(_ deviceID: String) {
         guard let device = devices[deviceID], device.isIdle, !isPaired(deviceID) else { return }
         devices[deviceID] = nil
-    }
-
-    /// The first 8 digits of a device id, shown with its name: names are chosen by the
-    /// devices themselves, ids are not.
-    static func shortID(_ deviceID: String) -> String { String(deviceID.prefix(8)) }
-
-    /// The name and short id of a device, as people are shown it: `“Laptop” (1a2b3c4d)`.
-    func displayName(_ deviceID: String) -> String {
-        "“\(deviceName(deviceID))” (\(Self.shortID(deviceID)))"
-    }
-
-    /// The paired device other than `deviceID` whose name `deviceID` uses, or this device
-    /// when it uses this device's name: a request under such a name is flagged.
-    func impersonated(by deviceID: String) -> String? {
-        let claimed = deviceName(deviceID).trimmingCharacters(in: .whitespaces).lowercased()
-        if claimed == name.trimmingCharacters(in: .whitespaces).lowercased() { return "this device" }
-        return paired.devices.values.first {
-            $0.id != deviceID && $0.name.trimmingCharacters(in: .whitespaces).lowercased() == claimed
-        }.map { "your paired “\($0.name)” (\(Self.shortID($0.id)))" }
     }
 
     /// The devices known now: linked ones, paired ones and unpaired ones seen lately.
@@ -461,21 +438,34 @@ final class PeerNetwork {
         }
     }
 
-    /// A paired device's person renamed it: it is shown and remembered by its new name.
-    private func renamed(_ device: PeerDevice, to name: String) {
+    /// A paired device's person renamed it: it is shown and remembered by its new name, or
+    /// by that name and its short id when the name poses as another device's (``takenName(_:by:)``).
+    private func renamed(_ device: PeerDevice, to claimed: String) {
+        let name = DeviceNameSkeleton.cleaned(claimed)
         guard device.name != name else { return }
         guard renameLimit.allow(device.id, now: MonotonicClock.now) else {
-            return logger.notice("\(deviceName(device.id)) renamed itself too often; its name \(name) waits for its next hello")
+            return logger.notice("\(displayName(device.id)) renamed itself too often; its name “\(name)” waits for its next hello")
         }
-        logger.info("\(deviceName(device.id)) (\(Self.shortID(device.id))) is now named \(name)")
+        let before = displayName(device.id)
         device.name = name
+        takeName(of: device, address: device.address)
+        logger.info("\(before) is now named “\(deviceName(device.id))”")
+        delegate?.peerRenamed(device)
+        delegate?.devicesChanged()
+    }
+
+    /// Pins the name a paired device gave itself (``PeerDevice/name``), as
+    /// ``takenName(_:by:)`` takes it, with the address it listens on when known.
+    private func takeName(of device: PeerDevice, address: String?) {
+        let taken = takenName(device.name ?? "", by: device.id)
+        if let posing = taken.posing {
+            logger.notice("\(Self.shortID(device.id)) calls itself “\(device.name ?? "")”, which poses as \(posing): it is shown as “\(taken.name)”")
+        }
         do {
-            try paired.update(device.id, name: name, address: device.address)
+            try paired.update(device.id, name: taken.name, address: address)
         } catch {
             logger.error("cannot save the paired devices: \(error)")
         }
-        delegate?.peerRenamed(device)
-        delegate?.devicesChanged()
     }
 
     /// Names this device `name` from now on, and tells the linked paired devices that can
@@ -519,7 +509,7 @@ final class PeerNetwork {
         }
         device.link = link
         link.isTrusted = isPaired(deviceID)
-        device.name = hello.name
+        device.name = DeviceNameSkeleton.cleaned(hello.name)
         device.announced = (hello.protocolVersion, hello.capabilities)
         device.seenAt = nil
         seenQuota.remove(deviceID)
@@ -527,7 +517,8 @@ final class PeerNetwork {
         let relayed = link.isRelayed
         let address = hello.port == 0 || relayed ? nil : PeerAddress.format(host: link.remoteHost, port: hello.port)
         device.address = address
-        let linked = "linked with \(hello.name) (\(deviceID)) at \(link.remoteAddress)"
+        if isPaired(deviceID) { takeName(of: device, address: address) }
+        let linked = "linked with \(deviceName(deviceID)) (\(deviceID)) at \(link.remoteAddress)"
         if isPaired(deviceID) { logger.info("\(linked), paired") } else { logStranger(linked) }
         device.finishLinkWaiters(linked: true)
         if isPaired(deviceID) {
@@ -548,11 +539,6 @@ final class PeerNetwork {
                 // The address it was last seen at may be another device's by now (a reused
                 // lease), which the plan then knows by that device: it goes all the same.
                 if let last, !addresses.contains(last) { plan.remove(last, source: .paired) }
-            }
-            do {
-                try paired.update(deviceID, name: hello.name, address: address)
-            } catch {
-                logger.error("cannot save the paired devices: \(error)")
             }
             sendOffers(to: deviceID, over: link)
         }
