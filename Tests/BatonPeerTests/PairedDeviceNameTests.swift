@@ -7,7 +7,7 @@ import XCTest
 /// Paired devices played by the test against a real batond named “Evil”: whatever name a
 /// paired device says hello or renames itself with, it is never shown (in the device list, its
 /// offers, the pinned list) by this device's name, another paired device's, or a look-alike
-/// of either.
+/// of either; and however fast it sends, it makes batond log a bounded number of lines.
 @MainActor
 final class PairedDeviceNameTests: XCTestCase {
     private var session: ServiceSession!
@@ -161,5 +161,33 @@ final class PairedDeviceNameTests: XCTestCase {
         let twin = try await pairedPeer(named: "BETA")
         try await assertShown(twin, claiming: "BETA", apartFrom: "beta")
         XCTAssertEqual(try shownName(of: beta), "beta")
+    }
+
+    func testAPairedDeviceCannotFillTheLog() async throws {
+        try startBatond(["--log-level", "info"])
+        let mallory = try await pairedPeer(named: "mallory")
+        _ = await pumpMainLoop(timeout: 0.5) { false }
+        let log = session.root.appendingPathComponent("batond.log")
+        let lines = { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n") }
+        let before = lines().count
+
+        let flood = 2000
+        for index in 0..<flood {
+            mallory.link.send(.renamed(name: "mallory \(index)"))
+            mallory.link.send(.offers([PeerOffer(id: "flood\(index)", summary: ActivitySummary(activityType: "org.baton.test.note",
+                                                                                              title: "Flood \(index)"),
+                                                 appID: "org.baton.TestApp", teamID: "org.baton.test")]))
+        }
+        let handled = await eventually(timeout: 60) {
+            try self.session.activities().contains { $0["id"] as? String == "flood\(flood - 1)" }
+        }
+        XCTAssertTrue(handled, "batond took every message")
+        _ = await pumpMainLoop(timeout: 1) { false }
+        let added = lines().dropFirst(before)
+        XCTAssertLessThanOrEqual(added.count, 40, "30 lines, one saying the rest are dropped, and what else batond does: \(added.count) lines")
+        XCTAssertTrue(added.contains { $0.contains("is sending too much; further lines from it are dropped for") },
+                      "\(added.suffix(5))")
+        XCTAssertEqual(try TestPeer.device(mallory.identity.deviceID, on: session)?["connected"] as? Bool, true,
+                       "the device stays linked: only its lines are dropped")
     }
 }

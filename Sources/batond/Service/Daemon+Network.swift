@@ -111,7 +111,9 @@ extension Daemon {
                   origin: .peer(deviceID: deviceID))
         }
         let (added, _) = offers.replace(from: deviceID, with: incoming)
-        for offer in added { logger.info("\(deviceName) offers \(offer.summary.activityType) (\(offer.id))") }
+        for offer in added {
+            network.log(.info, from: deviceID, "\(deviceName) offers \(offer.summary.activityType) (\(offer.id))")
+        }
         // One notification for the device: its most recent offer listed, or none.
         latestOffers[deviceID] = incoming.first { offers.offers[$0.id]?.peerDeviceID == deviceID }?.id
         refreshNotification(of: deviceID)
@@ -158,7 +160,8 @@ extension Daemon: PeerNetworkDelegate {
 
     func peer(_ device: PeerDevice, continued activityID: String) {
         guard let (app, published) = registry.published(activityID) else { return }
-        logger.info("\(network.deviceName(device.id)) continued \(published.summary.activityType) of \(app.appID)")
+        network.log(.info, from: device.id,
+                    "\(network.deviceName(device.id)) continued \(published.summary.activityType) of \(app.appID)")
         Task { @MainActor in await broker.tellContinued(app, published) }
     }
 
