@@ -174,6 +174,24 @@ final class StrangerTests: XCTestCase {
         XCTAssertTrue((warning["summary"] as? String ?? "").contains(String(impostor.identity.deviceID.prefix(8))))
     }
 
+    func testARequestUnderALookAlikeOfAPairedDevicesNameIsFlagged() async throws {
+        try startBatond()
+        let real = try await connect(name: "B")
+        try await real.pair(with: session)
+
+        // A Cyrillic capital Ve: it looks like B, though its lowercase в looks like no b.
+        let impostor = try await connect(name: "\u{0412}")
+        let nonces = await impostor.requestPairing()
+        _ = impostor.revealAndConfirm(own: nonces.own, theirs: try XCTUnwrap(nonces.theirs))
+        let flagged = await eventually {
+            self.pairingNotifications.contains { ($0["summary"] as? String ?? "").contains("another device named") }
+        }
+        XCTAssertTrue(flagged, "\(pairingNotifications)")
+        let warning = try XCTUnwrap(pairingNotifications.last)
+        XCTAssertTrue((warning["body"] as? String ?? "").contains("not your paired “B” (\(real.identity.deviceID.prefix(8)))"),
+                      "\(warning)")
+    }
+
     func testUnpairedDevicesCannotHoldPlacesNorFillTheLog() async throws {
         try startBatond(["--unpaired-link-lifetime", "3", "--log-level", "info"])
         var strangers: [TestPeer] = []

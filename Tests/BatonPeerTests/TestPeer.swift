@@ -82,6 +82,29 @@ final class TestPeer {
         }
         return (code(.requester), code(.responder))
     }
+
+    /// Pairs with the batond of `session`, this device asking: it reveals and confirms, and
+    /// the code it shows is typed into batond (`baton pair --confirm`), as its person would.
+    func pair(with session: ServiceSession) async throws {
+        let nonces = await requestPairing()
+        let codes = revealAndConfirm(own: nonces.own, theirs: try XCTUnwrap(nonces.theirs, cancelReason ?? "no answer"))
+        link.isTrusted = true
+        let deviceID = identity.deviceID
+        let record = { try TestPeer.device(deviceID, on: session) }
+        guard await eventually({ try record()?["pairing-code"] as? String == codes.batonds }) else {
+            throw FixtureError("batond never showed the pairing code of \(deviceID)")
+        }
+        let confirm = try session.baton(["pair", "--confirm", deviceID, codes.ours])
+        guard confirm.status == 0 else { throw FixtureError("baton pair --confirm: \(confirm.errorOutput)") }
+        guard await eventually({ try record()?["paired"] as? Bool == true }) else {
+            throw FixtureError("batond never listed \(deviceID) as paired")
+        }
+    }
+
+    /// `baton devices --json` on `session`: the record of `deviceID`.
+    static func device(_ deviceID: String, on session: ServiceSession) throws -> [String: Any]? {
+        (try session.baton(["devices", "--json"]).json as? [[String: Any]] ?? []).first { $0["id"] as? String == deviceID }
+    }
 }
 
 /// Pumps the main loop (so the test's links read and write) until `condition` holds.

@@ -110,17 +110,17 @@ extension PeerNetwork {
     /// network, then of all.
     func pairingRequested(by deviceID: String, commitment: [UInt8], over link: PeerLink) {
         guard supports(PeerCapability.typedPairingCodes, deviceID) else {
-            logStranger("pairing request from \(displayName(deviceID)), which runs an older Baton, refused")
+            log(.info, about: link, "pairing request from \(displayName(deviceID)), which runs an older Baton, refused")
             link.send(.pairCancel(reason: "this device pairs only by typing each other's codes: update Baton on yours"))
             return
         }
         if let refusal = refusalOfPairingRequest(from: deviceID, host: link.remoteHost) {
-            logStranger("pairing request from \(displayName(deviceID)) at \(link.remoteAddress) refused: \(refusal)")
+            log(.info, about: link, "pairing request from \(displayName(deviceID)) at \(link.remoteAddress) refused: \(refusal)")
             link.send(.pairCancel(reason: refusal))
             return
         }
         if isPaired(deviceID) {
-            logger.notice("\(deviceName(deviceID)) asks to pair again: it no longer counts this device as paired, so its pin is dropped here too")
+            log(.notice, from: deviceID, "\(deviceName(deviceID)) asks to pair again: it no longer counts this device as paired, so its pin is dropped here too")
             do {
                 try forget(deviceID)
             } catch {
@@ -170,7 +170,7 @@ extension PeerNetwork {
         link.send(.pairReveal(nonce: ownNonce))
         settle(deviceID, codes: PairingCodes(requesterKey: identity.publicKeyInfo, responderKey: link.peerPublicKeyInfo,
                                              requesterNonce: ownNonce, responderNonce: nonce, on: .requester))
-        logger.info("pairing with \(displayName(deviceID)): both nonces known")
+        log(.info, from: deviceID, "pairing with \(displayName(deviceID)): both nonces known")
     }
 
     /// The requester revealed its nonce: it must be the one it committed to.
@@ -180,14 +180,14 @@ extension PeerNetwork {
             return refuseUnexpectedPairingMessage(from: deviceID, over: link)
         }
         guard PairingNonce.commitment(to: nonce) == commitment else {
-            logger.warning("\(deviceName(deviceID)) revealed a pairing nonce it had not committed to: pairing cancelled")
+            log(.warning, from: deviceID, "\(deviceName(deviceID)) revealed a pairing nonce it had not committed to: pairing cancelled")
             return endPairing(deviceID, sending: "the revealed nonce did not match its commitment",
                               because: "the other device broke the pairing protocol")
         }
         let codes = PairingCodes(requesterKey: link.peerPublicKeyInfo, responderKey: identity.publicKeyInfo,
                                  requesterNonce: nonce, responderNonce: ownNonce, on: .responder)
         settle(deviceID, codes: codes)
-        logger.info("\(displayName(deviceID)) asks to pair")
+        log(.info, from: deviceID, "\(displayName(deviceID)) asks to pair")
         delegate?.pairingRequested(by: device(deviceID), code: codes.shown)
     }
 
@@ -230,7 +230,7 @@ extension PeerNetwork {
     }
 
     private func refuseUnexpectedPairingMessage(from deviceID: String, over link: PeerLink) {
-        logger.notice("\(deviceName(deviceID)) sent a pairing message out of turn; cancelling")
+        log(.notice, from: deviceID, "\(deviceName(deviceID)) sent a pairing message out of turn; cancelling")
         if devices[deviceID]?.pairing != nil {
             endPairing(deviceID, sending: "a pairing message out of turn", because: "a pairing message out of turn")
         } else {
@@ -254,7 +254,7 @@ extension PeerNetwork {
             guard let self, self.devices[deviceID]?.pairing != nil else { return }
             self.devices[deviceID]?.pairing?.timer = 0
             self.endPairing(deviceID, sending: reason, because: reason)
-            self.logger.notice("pairing with \(self.deviceName(deviceID)) ended: \(reason)")
+            self.log(.notice, from: deviceID, "pairing with \(self.deviceName(deviceID)) ended: \(reason)")
         }
     }
 
@@ -272,7 +272,8 @@ extension PeerNetwork {
     private func completeIfConfirmed(_ deviceID: String) -> Bool {
         guard let session = devices[deviceID]?.pairing, session.confirmedHere, session.confirmedThere,
               let link = devices[deviceID]?.link, link.isOpen else { return false }
-        let device = PairedDevice(id: deviceID, name: deviceName(deviceID), certificate: Data(link.peerCertificateDER),
+        let device = PairedDevice(id: deviceID, name: takenName(claimedName(deviceID) ?? "", by: deviceID).name,
+                                  certificate: Data(link.peerCertificateDER),
                                   address: devices[deviceID]?.address, pairedAt: Date())
         do {
             try paired.pin(device)

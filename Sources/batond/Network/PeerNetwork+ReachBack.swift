@@ -92,7 +92,7 @@ extension PeerNetwork {
             } catch {
                 problem = "\(name) cannot dial \(address): \(error)"
             }
-            logger.info("\(deviceName(device.id)) asked to be dialed back at \(address): \(problem.isEmpty ? "reached" : problem)")
+            log(.info, from: device.id, "\(deviceName(device.id)) asked to be dialed back at \(address): \(problem.isEmpty ? "reached" : problem)")
             guard link.isOpen, device.link === link else { return }
             link.send(.reachBackResult(request: request, problem: problem))
         }

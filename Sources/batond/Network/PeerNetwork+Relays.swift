@@ -38,11 +38,12 @@ extension PeerNetwork {
     /// when `certificate` is given), as the handshake showed it, not as the relay said.
     private func adoptRelayed(_ link: PeerLink, expecting certificate: [UInt8]?) {
         guard isPaired(link.peerDeviceID), certificate == nil || link.peerCertificateDER == certificate else {
-            logStranger("closing a link through a relay with \(link.peerDeviceID), which is not the paired device expected")
+            logStranger("closing a link through a relay with \(link.peerDeviceID), which is not the paired device expected",
+                        from: link.remoteHost)
             return link.close("not a paired device")
         }
         link.isRelayed = true
-        logger.info("a link with \(displayName(link.peerDeviceID)) through the relay \(link.remoteAddress)")
+        log(.info, about: link, "a link with \(displayName(link.peerDeviceID)) through the relay \(link.remoteAddress)")
         adopt(link, dialed: nil)
     }
 

@@ -74,7 +74,7 @@ extension PeerNetwork {
         relay.onEnd = { [weak self, weak device] relay, reason in
             guard let self, let device else { return }
             device.streams[relay.id] = nil
-            if let reason { logger.info("continuation stream \(relay.id) with \(deviceName(deviceID)) ended: \(reason)") }
+            if let reason { log(.info, from: deviceID, "continuation stream \(relay.id) with \(deviceName(deviceID)) ended: \(reason)") }
             discardIfIdle(deviceID)
         }
         device.streams[id] = relay
@@ -144,7 +144,7 @@ extension PeerNetwork {
                 do {
                     try startRelay(id, end, with: device)
                     send(.streamOpened(stream: id), to: deviceID)
-                    logger.info("continuation stream \(id) opened by \(deviceName(deviceID))")
+                    log(.info, from: deviceID, "continuation stream \(id) opened by \(deviceName(deviceID))")
                 } catch {
                     send(.streamClose(stream: id, reason: "\(error)"), to: deviceID)
                 }

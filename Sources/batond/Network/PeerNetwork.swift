@@ -66,15 +66,16 @@ final class PeerNetwork {
                                                             perAddress: maximumPerAddress, perNetwork: maximumPerNetwork)
     private var handshakes: [Int: IncomingHandshake] = [:]
     private var nextHandshake = 1
-    /// What strangers make this device log, and do: pairing requests per device id, address
-    /// and network, and log lines about unpaired devices.
+    /// What strangers make this device do: pairing requests per device id, address and network.
     var pairingRequestLimits = (device: RateLimit(count: 3, per: 60), address: RateLimit(count: 6, per: 60),
                                 network: RateLimit(count: 12, per: 60))
-    private var strangerLogLimit = RateLimit(count: 20, per: 60)
+    /// What other devices may make batond log (``log(_:from:_:)``): each paired device, by
+    /// its id; unpaired devices by address, and all of them together.
+    var logBudgets = (paired: LogBudget(lines: 30, per: 10), strangerAddress: LogBudget(lines: 10, per: 60),
+                      strangers: LogBudget(lines: 20, per: 60))
     /// Renames a paired device may send: each is saved and signalled, so a flood of them is
     /// ignored past this.
     private var renameLimit = RateLimit(count: 10, per: 60)
-    private var suppressedStrangerLines = 0
     /// Places for pairings other devices asked for, by device id.
     var incomingPairingQuota = ConnectionQuota<String>(total: maximumIncomingPairings, perAddress: 1, perNetwork: 2)
     private var plan = DialPlan()
@@ -203,10 +204,6 @@ final class PeerNetwork {
 
     func isPaired(_ deviceID: String) -> Bool { paired.devices[deviceID] != nil }
 
-    func deviceName(_ deviceID: String) -> String {
-        devices[deviceID]?.name ?? paired.devices[deviceID]?.name ?? Self.shortID(deviceID)
-    }
-
     /// The link with `deviceID`, while it has one.
     func link(_ deviceID: String) -> PeerLink? { devices[deviceID]?.link }
 
@@ -228,25 +225,6 @@ final class PeerNetwork {
     func discardIfIdle(_ deviceID: String) {
         guard let device = devices[deviceID], device.isIdle, !isPaired(deviceID) else { return }
         devices[deviceID] = nil
-    }
-
-    /// The first 8 digits of a device id, shown with its name: names are chosen by the
-    /// devices themselves, ids are not.
-    static func shortID(_ deviceID: String) -> String { String(deviceID.prefix(8)) }
-
-    /// The name and short id of a device, as people are shown it: `“Laptop” (1a2b3c4d)`.
-    func displayName(_ deviceID: String) -> String {
-        "“\(deviceName(deviceID))” (\(Self.shortID(deviceID)))"
-    }
-
-    /// The paired device other than `deviceID` whose name `deviceID` uses, or this device
-    /// when it uses this device's name: a request under such a name is flagged.
-    func impersonated(by deviceID: String) -> String? {
-        let claimed = deviceName(deviceID).trimmingCharacters(in: .whitespaces).lowercased()
-        if claimed == name.trimmingCharacters(in: .whitespaces).lowercased() { return "this device" }
-        return paired.devices.values.first {
-            $0.id != deviceID && $0.name.trimmingCharacters(in: .whitespaces).lowercased() == claimed
-        }.map { "your paired “\($0.name)” (\(Self.shortID($0.id)))" }
     }
 
     /// The devices known now: linked ones, paired ones and unpaired ones seen lately.
@@ -371,7 +349,7 @@ final class PeerNetwork {
         }
         link.onDroppedOffer = { [weak self, weak link] error in
             guard let self, let link else { return }
-            self.logStranger("an offer from \(self.displayName(link.peerDeviceID)) was dropped: \(error)")
+            self.log(.info, about: link, "an offer from \(self.displayName(link.peerDeviceID)) was dropped: \(error)")
         }
         link.start()
         link.send(.hello(PeerHello(deviceID: identity.deviceID, name: name, port: UInt32(listener?.port ?? 0))))
@@ -407,7 +385,7 @@ final class PeerNetwork {
         // The link refuses these before their body is read (PeerLink.isTrusted); this is the
         // second line, should a link's trust and the pinned devices ever disagree.
         guard isPaired(deviceID) || message.isAllowedBeforePairing else {
-            logger.warning("\(deviceName(deviceID)) is not paired and sent an activity message; closing its link")
+            log(.warning, from: deviceID, "\(deviceName(deviceID)) is not paired and sent an activity message; closing its link")
             return drop(link, "not paired")
         }
         switch message {
@@ -424,7 +402,7 @@ final class PeerNetwork {
         case .pairCancel(let reason):
             guard device.pairing != nil else { return }
             endPairing(deviceID, sending: nil, because: "\(deviceName(deviceID)) cancelled: \(reason)")
-            logger.notice("\(deviceName(deviceID)) cancelled pairing: \(reason)")
+            log(.notice, from: deviceID, "\(deviceName(deviceID)) cancelled pairing: \(reason)")
         case .unpair:
             guard isPaired(deviceID) else { return }
             do {
@@ -443,7 +421,7 @@ final class PeerNetwork {
             device.fetches.removeValue(forKey: request)?(.failure(error))
         case .continued(let activityID):
             guard device.takeFetch(of: activityID) else {
-                return logger.notice("\(deviceName(deviceID)) reported an activity continued that it never fetched; ignored")
+                return log(.notice, from: deviceID, "\(deviceName(deviceID)) reported an activity continued that it never fetched; ignored")
             }
             delegate?.peer(device, continued: activityID)
         case .renamed(let name):
@@ -457,25 +435,40 @@ final class PeerNetwork {
         case .ping, .pong:
             break
         case .unknown(let kind):
-            logger.debug("\(deviceName(deviceID)) sent a message of kind \(kind), newer than this build; skipped")
+            log(.debug, from: deviceID, "\(deviceName(deviceID)) sent a message of kind \(kind), newer than this build; skipped")
         }
     }
 
-    /// A paired device's person renamed it: it is shown and remembered by its new name.
-    private func renamed(_ device: PeerDevice, to name: String) {
+    /// A paired device's person renamed it: it is shown and remembered by its new name, or
+    /// by that name and its short id when the name poses as another device's (``takenName(_:by:)``).
+    private func renamed(_ device: PeerDevice, to claimed: String) {
+        let name = DeviceNameSkeleton.cleaned(claimed)
         guard device.name != name else { return }
         guard renameLimit.allow(device.id, now: MonotonicClock.now) else {
-            return logger.notice("\(deviceName(device.id)) renamed itself too often; its name \(name) waits for its next hello")
+            return log(.notice, from: device.id,
+                       "\(displayName(device.id)) renamed itself too often; its name “\(name)” waits for its next hello")
         }
-        logger.info("\(deviceName(device.id)) (\(Self.shortID(device.id))) is now named \(name)")
+        let before = displayName(device.id)
         device.name = name
+        takeName(of: device, address: device.address)
+        log(.info, from: device.id, "\(before) is now named “\(deviceName(device.id))”")
+        delegate?.peerRenamed(device)
+        delegate?.devicesChanged()
+    }
+
+    /// Pins the name a paired device gave itself (``PeerDevice/name``), as
+    /// ``takenName(_:by:)`` takes it, with the address it listens on when known.
+    private func takeName(of device: PeerDevice, address: String?) {
+        let taken = takenName(device.name ?? "", by: device.id)
+        if let posing = taken.posing {
+            log(.notice, from: device.id,
+                "\(Self.shortID(device.id)) calls itself “\(device.name ?? "")”, which poses as \(posing): it is shown as “\(taken.name)”")
+        }
         do {
-            try paired.update(device.id, name: name, address: device.address)
+            try paired.update(device.id, name: taken.name, address: address)
         } catch {
             logger.error("cannot save the paired devices: \(error)")
         }
-        delegate?.peerRenamed(device)
-        delegate?.devicesChanged()
     }
 
     /// Names this device `name` from now on, and tells the linked paired devices that can
@@ -494,7 +487,7 @@ final class PeerNetwork {
             return drop(link, "its hello names device \(hello.deviceID), its certificate \(deviceID)")
         }
         if let pinned = paired.devices[deviceID], [UInt8](pinned.certificate) != link.peerCertificateDER {
-            logger.warning("\(pinned.name) (\(deviceID)) showed a certificate other than the pinned one; unpair and pair again if it was reinstalled")
+            log(.warning, about: link, "\(deviceName(deviceID)) (\(deviceID)) showed a certificate other than the pinned one; unpair and pair again if it was reinstalled")
             return drop(link, "not the pinned certificate")
         }
         if !isPaired(deviceID) {
@@ -519,7 +512,7 @@ final class PeerNetwork {
         }
         device.link = link
         link.isTrusted = isPaired(deviceID)
-        device.name = hello.name
+        device.name = DeviceNameSkeleton.cleaned(hello.name)
         device.announced = (hello.protocolVersion, hello.capabilities)
         device.seenAt = nil
         seenQuota.remove(deviceID)
@@ -527,8 +520,9 @@ final class PeerNetwork {
         let relayed = link.isRelayed
         let address = hello.port == 0 || relayed ? nil : PeerAddress.format(host: link.remoteHost, port: hello.port)
         device.address = address
-        let linked = "linked with \(hello.name) (\(deviceID)) at \(link.remoteAddress)"
-        if isPaired(deviceID) { logger.info("\(linked), paired") } else { logStranger(linked) }
+        if isPaired(deviceID) { takeName(of: device, address: address) }
+        let linked = "linked with \(deviceName(deviceID)) (\(deviceID)) at \(link.remoteAddress)"
+        log(.info, about: link, isPaired(deviceID) ? "\(linked), paired" : linked)
         device.finishLinkWaiters(linked: true)
         if isPaired(deviceID) {
             // A paired device is dialed where it was seen last; through a relay, also at that
@@ -549,11 +543,6 @@ final class PeerNetwork {
                 // lease), which the plan then knows by that device: it goes all the same.
                 if let last, !addresses.contains(last) { plan.remove(last, source: .paired) }
             }
-            do {
-                try paired.update(deviceID, name: hello.name, address: address)
-            } catch {
-                logger.error("cannot save the paired devices: \(error)")
-            }
             sendOffers(to: deviceID, over: link)
         }
         scheduleHousekeeping()
@@ -573,23 +562,10 @@ final class PeerNetwork {
 
     private func drop(_ link: PeerLink, _ reason: String) {
         let line = "closing the link with \(link.remoteAddress): \(reason)"
-        if isPaired(link.peerDeviceID) { logger.notice("\(line)") } else { logStranger(line) }
+        log(isPaired(link.peerDeviceID) ? .notice : .info, about: link, line)
         link.close(reason)
         closed(link, reason: reason)
     }
-
-    /// Logs a line about a device that is not paired, at most ``strangerLogLimit`` lines a
-    /// minute, so a stranger cannot fill the log; the lines left out are counted.
-    func logStranger(_ line: @autoclosure () -> String) {
-        guard strangerLogLimit.allow("all", now: MonotonicClock.now) else {
-            suppressedStrangerLines += 1
-            return
-        }
-        let suppressed = suppressedStrangerLines
-        suppressedStrangerLines = 0
-        logger.info("\(line())\(suppressed > 0 ? " (\(suppressed) lines about unpaired devices left out)" : "")")
-    }
-
 
     /// Closes unpaired links that outlived ``unpairedLinkLifetime`` with no pairing under
     /// way, and forgets unpaired devices seen too long ago.
@@ -632,7 +608,7 @@ final class PeerNetwork {
         device.announced = nil
         unpairedLinkQuota.remove(deviceID)
         let line = "link with \(deviceName(deviceID)) closed: \(reason)"
-        if isPaired(deviceID) { logger.info("\(line)") } else { logStranger(line) }
+        log(.info, about: link, line)
         device.failFetches("the link with \(deviceName(deviceID)) closed: \(reason)")
         if device.pairing != nil { endPairing(deviceID, sending: nil, because: "the link closed: \(reason)") }
         if isPaired(deviceID) {
@@ -764,7 +740,7 @@ final class PeerNetwork {
     /// Answers a paired device's fetch with the payload the delegate gives, while the same
     /// link is open and the device still paired.
     private func answerFetch(_ request: UInt32, of activityID: String, from device: PeerDevice, over link: PeerLink) {
-        logger.debug("\(deviceName(device.id)) asks for an activity's payload")
+        log(.debug, from: device.id, "\(deviceName(device.id)) asks for an activity's payload")
         Task { @MainActor in
             let result = await delegate?.payloadRequested(for: activityID, by: device.id)
                 ?? .failure(.connectionUnavailable("batond is stopping"))

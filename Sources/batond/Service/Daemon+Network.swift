@@ -11,12 +11,13 @@ extension Daemon {
     static func deviceKey(_ deviceID: String) -> String { "device:\(deviceID)" }
     static func pairingKey(_ deviceID: String) -> String { "pair:\(deviceID)" }
 
-    /// Shows a pairing request: the device's name and short id, a warning when it uses the
-    /// name of a paired device or of this one, the code to type on that device, and what to
-    /// run here with the code it shows. No action of the notification confirms.
+    /// Shows a pairing request: the name the device gave itself and its short id, a warning
+    /// when that name poses as a paired device's or this one's (``PeerNetwork/impersonated(by:)``),
+    /// the code to type on that device, and what to run here with the code it shows. No action
+    /// of the notification confirms.
     func showPairingRequest(from deviceID: String, code: String) {
         let shortID = PeerNetwork.shortID(deviceID)
-        let name = network.deviceName(deviceID)
+        let name = network.claimedName(deviceID).flatMap { $0.isEmpty ? nil : $0 } ?? shortID
         var detail = ""
         var title = "Pairing request from “\(name)” (\(shortID))"
         if let impersonated = network.impersonated(by: deviceID) {
@@ -110,7 +111,9 @@ extension Daemon {
                   origin: .peer(deviceID: deviceID))
         }
         let (added, _) = offers.replace(from: deviceID, with: incoming)
-        for offer in added { logger.info("\(deviceName) offers \(offer.summary.activityType) (\(offer.id))") }
+        for offer in added {
+            network.log(.info, from: deviceID, "\(deviceName) offers \(offer.summary.activityType) (\(offer.id))")
+        }
         // One notification for the device: its most recent offer listed, or none.
         latestOffers[deviceID] = incoming.first { offers.offers[$0.id]?.peerDeviceID == deviceID }?.id
         refreshNotification(of: deviceID)
@@ -157,7 +160,8 @@ extension Daemon: PeerNetworkDelegate {
 
     func peer(_ device: PeerDevice, continued activityID: String) {
         guard let (app, published) = registry.published(activityID) else { return }
-        logger.info("\(network.deviceName(device.id)) continued \(published.summary.activityType) of \(app.appID)")
+        network.log(.info, from: device.id,
+                    "\(network.deviceName(device.id)) continued \(published.summary.activityType) of \(app.appID)")
         Task { @MainActor in await broker.tellContinued(app, published) }
     }
 
@@ -195,6 +199,15 @@ extension Daemon: PeerNetworkDelegate {
     func peerRenamed(_ device: PeerDevice) {
         offers.rename(device: device.id, to: network.deviceName(device.id))
         refreshNotification(of: device.id)
+    }
+
+    /// This device was renamed: a paired device whose name now poses as this device's is
+    /// shown with its short id (``PeerNetwork/deviceName(_:)``), in its offers too, so no
+    /// copy of a document is ever said to come from this device's name.
+    func thisDeviceRenamed() {
+        for deviceID in network.paired.devices.keys {
+            offers.rename(device: deviceID, to: network.deviceName(deviceID))
+        }
     }
 
     func devicesChanged() {

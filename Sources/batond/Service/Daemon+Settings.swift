@@ -90,6 +90,7 @@ extension Daemon {
         if let name = settings.name, name != network.name {
             logger.info("this device is now named \(name)")
             network.rename(to: name)
+            thisDeviceRenamed()
         }
         logger.info("settings: Handoff \(settings.handoff ? "on" : "off"), notifications \(settings.notifications.rawValue), \(settings.blockedDevices.count) devices and \(settings.blockedApps.count) apps blocked")
         network.offersChanged()

@@ -1,0 +1,103 @@
+import BatonBus
+
+/// The names other devices give themselves, and the names they are shown by here.
+///
+/// A name is taken cleaned (``DeviceNameSkeleton/cleaned(_:)``: no invisible characters, no
+/// white space at either end). Names are compared by their skeletons
+/// (``DeviceNameSkeleton``), so `Εvil` (a Greek Epsilon), `Evil\u{200B}` and `evil ` all
+/// pose as `Evil`. A device whose name poses as this device's or a paired device's is never
+/// shown by that name alone: it is shown with its short id, `Evil (1a2b3c4d)`.
+///
+/// - A paired device's name is decided when it is taken (its hello, a rename, the pairing)
+///   and pinned: the paired device that held a name first keeps it, and one that takes it
+///   later is pinned as `Name (its short id)`, until it takes another name.
+/// - An unpaired device's name is decided each time it is shown; its pairing request is
+///   flagged besides (``impersonated(by:)``).
+/// - Any device's name that poses as this device's, whenever this device was named, is shown
+///   with its short id: no other device is ever shown by this device's name, in lists,
+///   offers, notifications, "Continued from ‹device›" folders or a document copy's origin.
+extension PeerNetwork {
+    /// The first 8 digits of a device id, shown with its name: names are chosen by the
+    /// devices themselves, ids are not.
+    static func shortID(_ deviceID: String) -> String { String(deviceID.prefix(8)) }
+
+    /// The name `deviceID` is shown and known by here: the name it gave itself, with its
+    /// short id when that name poses as this device or a paired device; its short id alone
+    /// when it gave none.
+    func deviceName(_ deviceID: String) -> String {
+        let shortID = Self.shortID(deviceID)
+        let name: String
+        let posing: Bool
+        if let pinned = paired.devices[deviceID] {
+            name = DeviceNameSkeleton.cleaned(pinned.name)
+            // Pinned names that pose as each other come from before names were compared:
+            // the device paired first keeps its name.
+            let earlier = paired.devices.values.filter {
+                ($0.pairedAt, $0.id) < (pinned.pairedAt, pinned.id)
+            }
+            posing = posedDevice(by: name, of: deviceID, among: earlier) != nil
+        } else {
+            name = devices[deviceID]?.name ?? ""
+            posing = posedDevice(by: name, of: deviceID, among: Array(paired.devices.values)) != nil
+        }
+        guard !name.isEmpty else { return shortID }
+        return posing ? Self.flagged(name, deviceID) : name
+    }
+
+    /// The name and short id of a device, as people are shown it: `“Laptop” (1a2b3c4d)`.
+    func displayName(_ deviceID: String) -> String {
+        "“\(deviceName(deviceID))” (\(Self.shortID(deviceID)))"
+    }
+
+    /// The name `deviceID` gave itself in its last hello or rename (cleaned), or, for a
+    /// paired device not linked since batond started, the name it is pinned by.
+    func claimedName(_ deviceID: String) -> String? {
+        devices[deviceID]?.name ?? paired.devices[deviceID]?.name
+    }
+
+    /// The device whose name `deviceID`'s name poses as: this device, or a paired device
+    /// other than `deviceID`. A pairing request under such a name is flagged.
+    func impersonated(by deviceID: String) -> String? {
+        guard let claimed = claimedName(deviceID) else { return nil }
+        switch posedDevice(by: claimed, of: deviceID, among: Array(paired.devices.values)) {
+        case .thisDevice?: return "this device"
+        case .paired(let other)?: return "your paired “\(deviceName(other))” (\(Self.shortID(other)))"
+        case nil: return nil
+        }
+    }
+
+    /// The name to pin for `deviceID`, which calls itself `claimed`: the name cleaned, with
+    /// the device's short id when it poses as this device or another paired device; and what
+    /// it poses as, to log.
+    func takenName(_ claimed: String, by deviceID: String) -> (name: String, posing: String?) {
+        let name = DeviceNameSkeleton.cleaned(claimed)
+        let others = paired.devices.values.filter { $0.id != deviceID }
+        switch posedDevice(by: name, of: deviceID, among: others) {
+        case .thisDevice?: return (Self.flagged(name, deviceID), "this device's name")
+        case .paired(let other)?: return (Self.flagged(name, deviceID), "the name of \(displayName(other))")
+        case nil: return (name, nil)
+        }
+    }
+
+    /// What a name may pose as.
+    enum PosedDevice: Equatable {
+        case thisDevice
+        case paired(String)
+    }
+
+    /// What `name`, given by `deviceID`, poses as: this device, or the first (by id) of
+    /// `candidates` other than `deviceID` whose pinned name has its skeleton. An empty name
+    /// poses as none.
+    func posedDevice(by name: String, of deviceID: String, among candidates: [PairedDevice]) -> PosedDevice? {
+        let skeleton = DeviceNameSkeleton(name)
+        guard !skeleton.text.isEmpty else { return nil }
+        if skeleton == DeviceNameSkeleton(self.name) { return .thisDevice }
+        return candidates.filter { $0.id != deviceID }.sorted { $0.id < $1.id }
+            .first { DeviceNameSkeleton($0.name) == skeleton }.map { .paired($0.id) }
+    }
+
+    /// `name` with the short id of `deviceID`: `Evil (1a2b3c4d)`.
+    private static func flagged(_ name: String, _ deviceID: String) -> String {
+        "\(name) (\(shortID(deviceID)))"
+    }
+}
