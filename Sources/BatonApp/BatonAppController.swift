@@ -140,6 +140,12 @@ final class BatonAppController {
 
     // MARK: What the pages ask
 
+    /// Shows the page called `name`, with its first action focused.
+    func show(page name: String) {
+        window?.show(page: name)
+        focusFirstAction()
+    }
+
     func pair(_ id: String, name: String) {
         if let record = service?.devices.first(where: { $0["id"]?.string == id }), let code = record["pairing-code"]?.string {
             answered.remove(id)

@@ -1,3 +1,4 @@
+import BatonBus
 import BatonGLib
 import BatonGtk
 import CAdwaita
@@ -43,7 +44,8 @@ struct Pages {
             $0.thisDevice()
         }
         place("devices", [.dictionaries(service.devices), service.settings["blocked-devices"]]) { $0.devices() }
-        place("offers", [.dictionaries(offers), .dictionaries(service.apps)]) { $0.offers() }
+        place("offers", [.dictionaries(offers), .dictionaries(service.apps), .dictionaries(service.devices),
+                         service.settings["blocked-devices"], service.settings["handoff"]]) { $0.offers() }
         place("apps", [.dictionaries(service.apps), service.settings["blocked-apps"]]) { $0.apps() }
         place("doctor", [.dictionaries(service.diagnosis)]) { $0.doctor() }
         return built
@@ -137,17 +139,25 @@ struct Pages {
     }
 
     private mutating func offers() -> Rows.Widget {
-        let page = Rows.page()
         let offers = service.activities.filter { $0["origin"]?.string == "offer" }
-        let group = Rows.group("Offers", description: offers.isEmpty
-            ? "What you do on your other devices appears here, to continue on this one." : nil, in: page)
+        guard !offers.isEmpty else { return noOffers() }
+        let page = Rows.page()
+        let group = Rows.group("Offers", description: "What you are doing on your other devices, to continue here.", in: page)
         for record in offers {
             let id = record["id"]?.string ?? ""
             let type = record["type"]?.string ?? ""
             let claimant = service.apps.first { ($0["activity-types"]?.strings ?? []).contains(type) }
-            let label = claimant == nil && record["webpage-url"]?.string != nil ? "_Open in Browser" : "_Continue"
-            let row = Rows.row(record["title"]?.string ?? type, subtitle: "From \(record["device"]?.string ?? "another device")",
-                               icon: claimant?["icon"]?.string ?? "emblem-shared-symbolic", in: group)
+            let hasPage = record["webpage-url"]?.string != nil
+            let from = "From \(record["device"]?.string ?? "another device")"
+            // No type id is ever shown: an offer without a title is named by what opens it.
+            let title = record["title"]?.string ?? claimant?["name"]?.string ?? (hasPage ? "A web page" : "An activity")
+            guard claimant != nil || hasPage else {
+                Rows.row(title, subtitle: "\(from) · No app on this computer can open this", icon: "action-unavailable-symbolic",
+                         in: group)
+                continue
+            }
+            let label = claimant == nil ? "_Open in Browser" : "_Continue"
+            let row = Rows.row(title, subtitle: from, icon: claimant?["icon"]?.string ?? "web-browser-symbolic", in: group)
             let button = Rows.button(label, classes: ["suggested-action"]) { [controller] in controller.continueOffer(id) }
             Rows.suffix(button, to: row)
             if firstAction["offers"] == nil { firstAction["offers"] = button }
@@ -155,36 +165,92 @@ struct Pages {
         return page
     }
 
+    /// The Offers page with nothing to offer: why, and what to do about it.
+    private mutating func noOffers() -> Rows.Widget {
+        let paired = service.devices.filter { $0["paired"]?.bool == true && $0["via"] == nil }
+        let blocked = Set(service.settings["blocked-devices"]?.strings ?? [])
+        let blockedNames = paired.filter { blocked.contains($0["id"]?.string ?? "") }.compactMap { $0["name"]?.string }
+        let status = adw_status_page_new()!
+        let page = baton_adw_status_page(status)
+        adw_status_page_set_icon_name(page, "emblem-shared-symbolic")
+        adw_status_page_set_title(page, "No Offers")
+        let description: String
+        let action: (label: String, page: String)?
+        if service.settings["handoff"]?.bool == false {
+            description = "Handoff is off on this computer, so other devices’ offers are not shown."
+            action = ("_Turn On Handoff…", "device")
+        } else if paired.isEmpty {
+            description = "Pair this computer with another one, and what you do there appears here, ready to continue."
+            action = ("_Pair a Device…", "devices")
+        } else if !blockedNames.isEmpty && blockedNames.count == paired.count {
+            let names = blockedNames.map { "“\($0)”" }.joined(separator: ", ")
+            description = "You blocked \(names), so nothing from \(blockedNames.count == 1 ? "it" : "them") is shown."
+            action = ("_Show Devices…", "devices")
+        } else {
+            description = "When you use an app on your other devices, what you are doing appears here."
+                + (blockedNames.isEmpty ? "" : " Offers from \(blockedNames.map { "“\($0)”" }.joined(separator: ", ")) are blocked.")
+            action = nil
+        }
+        adw_status_page_set_description(page, Rows.escaped(description))
+        if let action {
+            let button = Rows.button(action.label, classes: ["pill", "suggested-action"]) { [controller] in
+                controller.show(page: action.page)
+            }
+            gtk_widget_set_halign(button, GTK_ALIGN_CENTER)
+            adw_status_page_set_child(page, button)
+            firstAction["offers"] = button
+        }
+        return status
+    }
+
+    /// Each app by its name and what it continues, in words ("Mail drafts and messages"),
+    /// with its icon at 32 pixels and a switch labelled "Hand Off".
     private func apps() -> Rows.Widget {
         let page = Rows.page()
         let blocked = Set(service.settings["blocked-apps"]?.strings ?? [])
-        let group = Rows.group("Apps", description: "Apps that continue activities. A blocked app’s activities are never offered.",
-                               in: page)
+        let group = Rows.group("Apps", description: "What these apps are doing can continue on your other devices. "
+                               + "Turn one off, and what it is doing is never offered.", in: page)
         var seen = Set<String>()
         for record in service.apps {
             guard let appID = record["app-id"]?.string, seen.insert(appID).inserted else { continue }
-            let state = record["running"]?.bool == true ? "Running" : "Installed"
-            let types = (record["activity-types"]?.strings ?? []).joined(separator: ", ")
-            let row = Rows.row(record["name"]?.string ?? appID, subtitle: "\(appID) · \(state) · \(types)",
-                               icon: record["icon"]?.string ?? "application-x-executable-symbolic", in: group)
+            let continues = record["continues"]?.string ?? "What it is doing, on your other devices"
+            let row = Rows.row(record["name"]?.string ?? appID, subtitle: continues, in: group)
+            adw_action_row_add_prefix(baton_adw_action_row(row),
+                                      Rows.iconImage(record["icon"]?.string ?? "application-x-executable", size: 32))
+            let label = gtk_label_new("Hand Off")!
+            gtk_widget_add_css_class(label, "dim-label")
+            Rows.suffix(label, to: row)
             Rows.suffix(Rows.toggle(!blocked.contains(appID)) { [controller] offered in
                 controller.setBlocked(app: appID, !offered)
-            }, to: row)
+            }, to: row, activatedByRow: true)
         }
         return page
     }
 
-    private func doctor() -> Rows.Widget {
+    /// The checks in plain words: what needs the person's attention first, in the warning
+    /// colour, with a button to the page that fixes it (the command only as a detail); a
+    /// matter for an app's developer is a note, not a failure.
+    private mutating func doctor() -> Rows.Widget {
         let page = Rows.page()
-        let failed = service.diagnosis.filter { $0["ok"]?.bool != true }.count
-        let group = Rows.group("Checks", description: failed == 0 ? "Everything Handoff needs is in place."
-            : "\(failed) of \(service.diagnosis.count) checks failed.", in: page)
-        for record in service.diagnosis {
-            let ok = record["ok"]?.bool == true
-            var subtitle = record["detail"]?.string ?? ""
-            if !ok, let fix = record["fix"]?.string, !fix.isEmpty { subtitle += "\nFix: \(fix)" }
-            Rows.row(record["check"]?.string ?? "", subtitle: subtitle,
-                     icon: ok ? "emblem-ok-symbolic" : "dialog-warning-symbolic", in: group)
+        let checks = service.diagnosis.map(DiagnosticCheck.init(record:)).map { ($0, DoctorWords($0)) }
+        let warnings = checks.filter { !$0.0.ok && $0.1.severity == .warning }
+        let group = Rows.group("Checks", description: warnings.isEmpty ? "Everything Handoff needs is in place."
+            : "\(warnings.count) \(warnings.count == 1 ? "thing needs" : "things need") your attention.", in: page)
+        let ordered = warnings + checks.filter { $0.0.ok || $0.1.severity != .warning }
+        for (check, words) in ordered {
+            let attention = !check.ok && words.severity == .warning
+            let icon = check.ok ? "emblem-ok-symbolic" : attention ? "dialog-warning-symbolic" : "dialog-information-symbolic"
+            var subtitle = check.detail
+            if !check.ok, !check.fix.isEmpty { subtitle += "\nTo fix it: \(check.fix)" }
+            let row = Rows.row(words.title, subtitle: subtitle, in: group)
+            let image = Rows.iconImage(icon)
+            if attention { gtk_widget_add_css_class(image, "warning") }
+            adw_action_row_add_prefix(baton_adw_action_row(row), image)
+            if !check.ok, let fix = words.fix {
+                let button = Rows.button(fix.label, classes: ["flat"]) { [controller] in controller.show(page: fix.page) }
+                Rows.suffix(button, to: row)
+                if firstAction["doctor"] == nil { firstAction["doctor"] = button }
+            }
         }
         return page
     }

@@ -71,6 +71,7 @@ extension Daemon {
             ]
             if let icon = installed.icon { record["icon"] = .string(icon) }
             if let name = installed.name { record["name"] = .string(name) }
+            if let continues = installed.continues { record["continues"] = .string(continues) }
             if !installed.documentTypes.pairs.isEmpty { record["document-types"] = .strings(installed.documentTypes.pairs) }
             if !installed.domains.isEmpty { record["domains"] = .strings(installed.domains.map(\.description)) }
             records.append(record)
@@ -82,6 +83,7 @@ extension Daemon {
             var record = record
             if let icon = entry.icon { record["icon"] = .string(icon) }
             if let name = entry.name { record["name"] = .string(name) }
+            if let continues = entry.continues { record["continues"] = .string(continues) }
             if !entry.documentTypes.pairs.isEmpty { record["document-types"] = .strings(entry.documentTypes.pairs) }
             return record
         }

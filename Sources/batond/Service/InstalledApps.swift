@@ -17,6 +17,9 @@ struct InstalledApp: ActivityClaimant, Sendable {
     var icon: String? = nil
     /// The entry's `Name=` in the person's language.
     var name: String? = nil
+    /// What it continues, in words for a person ("Mail drafts and messages"): the entry's
+    /// `X-Baton-Continues=` in the person's language, else its `Comment=`.
+    var continues: String? = nil
     /// The documents it continues (`X-Baton-DocumentTypes`).
     var documentTypes = DocumentTypeClaims(nil, claimedActivityTypes: [])
     /// The web domains whose pages it continues, once their sites confirm it (`X-Baton-Domains`).
@@ -80,9 +83,26 @@ enum InstalledApps {
                             isDBusActivatable: g_desktop_app_info_get_boolean(info, "DBusActivatable") != 0,
                             icon: notificationIcon(string(info, "Icon")),
                             name: displayName.map { String(cString: $0) },
+                            continues: continuesText(info),
                             documentTypes: DocumentTypeClaims(string(info, DocumentTypeClaims.key),
                                                               claimedActivityTypes: claims.activityTypes),
                             domains: domains.claims, invalidDomains: domains.invalid)
+    }
+
+    /// The key in which an entry says, in words for a person, what the app continues.
+    static let continuesKey = "X-Baton-Continues"
+
+    /// `X-Baton-Continues=` in the person's language, else `Comment=`; `nil` when neither is
+    /// there, or either holds unsafe characters or is over 200 bytes.
+    private static func continuesText(_ info: OpaquePointer) -> String? {
+        let localized = g_desktop_app_info_get_locale_string(info, continuesKey).map { pointer in
+            defer { g_free(pointer) }
+            return String(cString: pointer)
+        }
+        let comment: UnsafePointer<CChar>? = g_app_info_get_description(info)
+        guard let text = localized ?? comment.map({ String(cString: $0) }), !text.isEmpty, text.utf8.count <= 200,
+              !ActivityLimits.containsUnsafe(text) else { return nil }
+        return text
     }
 
     /// `icon`, an entry's `Icon=`, as a notification's `app_icon`: an icon name as it is, an
