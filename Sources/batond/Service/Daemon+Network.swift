@@ -49,38 +49,73 @@ extension Daemon {
 
     /// Shows an offer's notification, in place of the one its device showed before: "Continue",
     /// or "Open in browser" where no app here continues it but it has a web page, with the
-    /// icon of the app that continues it. Nothing is shown again for an offer whose
-    /// notification already shows it as it is.
+    /// icon of the app that continues it. Calm, as Handoff is:
+    /// - a device's notification is shown when it starts offering something of another kind
+    ///   (another app or activity type) than the one its notification shows; a change within
+    ///   the same kind (the next message read) shows nothing new, and the notification's
+    ///   Continue continues what the device offers now;
+    /// - nothing is shown for what this device just handed to that device (its own offer,
+    ///   continued there, coming back), nor for an offer no app here can open that has no web
+    ///   page;
+    /// - its body names the device alone, with its short id only when another device here
+    ///   has the same name.
     func notify(_ offer: Offer) {
         let key = Self.notificationKey(offer)
-        guard settingsStore.settings.notifications == .on, isShown(offer) else {
-            if notifiedOffers.removeValue(forKey: key) != nil { notifier.withdraw(key: key) }
-            return
-        }
-        let from = "From \(offer.peerDeviceID.map(network.displayName) ?? offer.device)"
-        let shown = NotifiedOffer(id: offer.id, title: offer.summary.title, activityType: offer.summary.activityType,
-                                  from: from)
-        guard notifiedOffers[key] != shown else { return }
-        notifiedOffers[key] = shown
         let type = offer.summary.activityType
         let claimant = broker.claimantIcon(for: type, teamID: offer.teamID, webpageURL: offer.summary.webpageURL)
         let inApp = claimant != nil || broker.hasClaimant(for: type, teamID: offer.teamID, webpageURL: offer.summary.webpageURL)
+        guard settingsStore.settings.notifications == .on, isShown(offer), inApp || offer.summary.webpageURL != nil else {
+            if notifiedOffers.removeValue(forKey: key)?.isShown == true { notifier.withdraw(key: key) }
+            return
+        }
+        let from = "From " + (offer.peerDeviceID.map(notifiedName) ?? offer.device)
+        let kind = NotifiedOffer.Kind(appID: offer.appID, activityType: type, from: from)
+        if let notified = notifiedOffers[key], notified.kind == kind {
+            notifiedOffers[key]?.id = offer.id
+            return
+        }
+        if let deviceID = offer.peerDeviceID, let handed = handedTo[deviceID], handed.matches(offer.summary) {
+            // What this device just handed over, offered back: listed, never notified.
+            if notifiedOffers[key]?.isShown == true { notifier.withdraw(key: key) }
+            notifiedOffers[key] = NotifiedOffer(id: offer.id, kind: kind, isShown: false)
+            return
+        }
+        notifiedOffers[key] = NotifiedOffer(id: offer.id, kind: kind, isShown: true)
         let label = !inApp && offer.summary.webpageURL != nil ? "Open in browser" : "Continue"
         // A page can go to a phone instead: the first reachable one, as a second button.
         let phone = offer.summary.webpageURL == nil ? nil : phones.all.first(where: \.isReachable)
+        let title = offer.summary.title ?? (offer.summary.webpageURL != nil ? "a web page" : "an activity")
         notifier.show(key: key,
-                      title: "\(label) “\(offer.summary.title ?? offer.summary.activityType)”",
+                      title: "\(label) “\(title)”",
                       detail: from,
                       action: (id: "continue", label: label), icon: claimant,
                       others: phone.map { [(id: Self.sendActionPrefix + $0.id, label: "Send to \($0.name)")] } ?? [])
     }
 
+    /// A device's name as its notification shows it, quoted: alone, or with its short id when
+    /// another device here goes by the same name.
+    private func notifiedName(_ deviceID: String) -> String {
+        let name = network.deviceName(deviceID)
+        let shared = network.knownDevices.contains { $0 != deviceID && network.deviceName($0) == name }
+        return shared ? network.displayName(deviceID) : "“\(name)”"
+    }
+
+    /// The notification that showed offer `offerID` was used: it goes, and the same kind from
+    /// its device is not shown again until the device offers another.
+    func notificationUsed(_ offerID: String) {
+        guard let offer = offers.offers[offerID] else { return }
+        let key = Self.notificationKey(offer)
+        guard notifiedOffers[key]?.isShown == true else { return }
+        notifiedOffers[key]?.isShown = false
+        notifier.withdraw(key: key)
+    }
+
     /// Withdraws the notification of `offer`, if it shows that offer.
     func withdrawNotification(of offer: Offer) {
         let key = Self.notificationKey(offer)
-        guard notifiedOffers[key]?.id == offer.id else { return }
+        guard let notified = notifiedOffers[key], notified.id == offer.id else { return }
         notifiedOffers[key] = nil
-        notifier.withdraw(key: key)
+        if notified.isShown { notifier.withdraw(key: key) }
     }
 
     /// The person picked a notification's action: only offers have one (pairing is never
@@ -99,7 +134,7 @@ extension Daemon {
     }
 
     func isCurrent(_ key: String) -> Bool {
-        if let offerID = notifiedOffers[key]?.id { return offers.offers[offerID] != nil }
+        if let notified = notifiedOffers[key] { return notified.isShown && offers.offers[notified.id] != nil }
         if key.hasPrefix("pair:") { return network.devices[String(key.dropFirst("pair:".count))]?.pairing != nil }
         return false
     }
@@ -120,14 +155,36 @@ extension Daemon {
     }
 }
 
-/// What a notification shows of an offer: when any of it changes, the notification is
-/// replaced.
+/// The offer a notification key stands for: the offer its Continue continues, the kind it
+/// shows (a new kind replaces the notification; the same kind does not), and whether it is on
+/// screen.
 struct NotifiedOffer: Equatable {
-    let id: String
-    let title: String?
+    /// What a notification shows of its device's offers: the app, the activity type and the
+    /// line that names the device.
+    struct Kind: Equatable {
+        let appID: String?
+        let activityType: String
+        let from: String
+    }
+
+    var id: String
+    let kind: Kind
+    var isShown: Bool
+}
+
+/// What this device just handed to a paired device: when the same comes back from it as an
+/// offer (its app publishing what it continued), it is listed without a notification.
+struct HandedOver {
     let activityType: String
-    /// The line that names the device.
-    let from: String
+    let title: String?
+    let at: Double
+
+    /// How long an offer coming back counts as what was handed over.
+    static let lifetime = 120.0
+
+    func matches(_ summary: ActivitySummary, now: Double = MonotonicClock.now) -> Bool {
+        now - at <= Self.lifetime && summary.activityType == activityType && summary.title == title
+    }
 }
 
 /// What the network reports: the daemon turns it into offers, notifications and signals, and
@@ -162,6 +219,8 @@ extension Daemon: PeerNetworkDelegate {
         guard let (app, published) = registry.published(activityID) else { return }
         network.log(.info, from: device.id,
                     "\(network.deviceName(device.id)) continued \(published.summary.activityType) of \(app.appID)")
+        handedTo[device.id] = HandedOver(activityType: published.summary.activityType, title: published.summary.title,
+                                         at: MonotonicClock.now)
         Task { @MainActor in await broker.tellContinued(app, published) }
     }
 

@@ -19,7 +19,7 @@ extension Daemon {
     func refreshNotification(of deviceID: String) {
         if let id = latestOffers[deviceID], let offer = offers.offers[id] {
             notify(offer)
-        } else if notifiedOffers.removeValue(forKey: Self.deviceKey(deviceID)) != nil {
+        } else if notifiedOffers.removeValue(forKey: Self.deviceKey(deviceID))?.isShown == true {
             notifier.withdraw(key: Self.deviceKey(deviceID))
         }
     }

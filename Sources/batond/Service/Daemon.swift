@@ -26,6 +26,8 @@ final class Daemon {
     let logger: Logger
     /// The offer each notification shows, by notification key (``notificationKey(_:)``).
     var notifiedOffers: [String: NotifiedOffer] = [:]
+    /// What this device last handed to each paired device, by device id.
+    var handedTo: [String: HandedOver] = [:]
     /// The offer of the link each phone shared last, by phone id: one per phone.
     var phoneOffers: [String: String] = [:]
     /// Each paired device's most recent offer listed, by device id.
@@ -125,7 +127,9 @@ final class Daemon {
                 let source = try source(arguments.at(0)?.string ?? "")
                 answer(call) { [broker] in [.bytes(try await broker.fetch(source))] }
             case "Continue":
-                let source = try source(arguments.at(0)?.string ?? "")
+                let offerID = arguments.at(0)?.string ?? ""
+                let source = try source(offerID)
+                notificationUsed(offerID)
                 answer(call) { [broker] in
                     try await broker.continueActivity(source)
                     return []
@@ -231,6 +235,7 @@ final class Daemon {
 
     func continueFromNotification(_ offerID: String, activationToken: String? = nil) {
         guard let source = try? source(offerID) else { return }
+        notificationUsed(offerID)
         Task { @MainActor in
             do {
                 try await broker.continueActivity(source, activationToken: activationToken)
