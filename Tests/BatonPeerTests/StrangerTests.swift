@@ -71,14 +71,18 @@ final class StrangerTests: XCTestCase {
         let shown = await eventually { !self.pairingNotifications.isEmpty }
         XCTAssertTrue(shown, "the request is shown to the person")
         let notification = try XCTUnwrap(pairingNotifications.first)
-        XCTAssertEqual(notification["actions"] as? [String], [], "no action of the notification can confirm")
+        XCTAssertEqual(notification["actions"] as? [String], ["default", "Enter Code", "enter-code", "Enter Code"],
+                       "its one action opens the Baton app to type the code; none confirms")
         let summary = notification["summary"] as? String ?? ""
         let body = notification["body"] as? String ?? ""
         let shortID = String(stranger.identity.deviceID.prefix(8))
         XCTAssertTrue(summary.contains("Printer") && summary.contains(shortID), "name and short id: \(summary)")
-        XCTAssertTrue(body.contains(codes.batonds), "the code to type on the other device: \(body)")
-        XCTAssertFalse(body.contains(codes.ours), "never the code to type here: \(body)")
-        XCTAssertTrue(body.contains("baton pair --confirm \(shortID) CODE"), "what to run to confirm: \(body)")
+        let grouped = "\(codes.batonds.prefix(3)) \(codes.batonds.suffix(3))"
+        XCTAssertTrue(body.contains(grouped), "the code to type on the other device, grouped: \(body)")
+        XCTAssertFalse(body.contains(codes.ours) || body.contains("\(codes.ours.prefix(3)) \(codes.ours.suffix(3))"),
+                       "never the code to type here: \(body)")
+        XCTAssertTrue(body.contains("choose Enter Code"), "how to confirm: \(body)")
+        XCTAssertFalse(body.contains("baton pair"), "no command in a notification: \(body)")
 
         // The notification server clicked it (the default action) 0.2 s after it appeared.
         _ = await pumpMainLoop(timeout: 1.5) { false }

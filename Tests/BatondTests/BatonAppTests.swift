@@ -9,8 +9,8 @@ import XCTest
 class BatonAppScenarios: XCTestCase {
     class var desktopKind: TestDesktopKind { .x11 }
 
-    private var devices: DevicePair!
-    private var desktop: (any TestDesktop)!
+    var devices: DevicePair!
+    var desktop: (any TestDesktop)!
 
     override func setUpWithError() throws {
         if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
@@ -28,7 +28,7 @@ class BatonAppScenarios: XCTestCase {
         desktop?.stop()
     }
 
-    private func screenshot(_ name: String) throws {
+    func screenshot(_ name: String) throws {
         guard let folder = ProcessInfo.processInfo.environment["BATON_SCREENSHOTS"] else { return }
         let prefix = desktop.kind == "x11" ? "" : "\(desktop.kind)-"
         try desktop.screenshot(to: "\(folder)/\(prefix)baton-app-\(name).png")
@@ -209,8 +209,48 @@ class BatonAppScenarios: XCTestCase {
     }
 }
 
+extension BatonAppScenarios {
+    /// A pairing request's notification on A has Enter Code (here clicked by the notification
+    /// server): batond opens the installed Baton app, whose dialog takes the code B shows,
+    /// and the two pair without a terminal on A. On X11 only: the apps batond starts get
+    /// batond's environment, and the harness starts batond before the Wayland session.
+    func checkEnterCodeOnAPairingNotificationOpensTheAppsDialog() throws {
+        let entry = try String(contentsOf: ExampleAppProcess.shippedResources("MailComposer")
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/BatonApp/Resources/org.baton.Baton.desktop"), encoding: .utf8)
+            .replacingOccurrences(of: "@bindir@", with: ServiceSession.product("baton-app").deletingLastPathComponent().path)
+        try entry.write(to: devices.a.dataHome.appendingPathComponent("applications/org.baton.Baton.desktop"),
+                        atomically: true, encoding: .utf8)
+        let log = devices.a.root.appendingPathComponent("clicks.jsonl")
+        _ = try devices.a.start(ServiceSession.product("BatonTestApp"),
+                                ["notification-server", "--log", log.path, "--invoke", "enter-code"], name: "notifications")
+        let request = try devices.b.baton(["pair", "alpha"])
+        XCTAssertEqual(request.status, 0, request.errorOutput)
+        var dialog: String?
+        XCTAssertTrue(waitUntil(timeout: 15) {
+            dialog = try self.desktop.windows(pid: nil) { $0 == "Pair with “beta”?" }.first
+            return dialog != nil
+        }, "Enter Code opened the Baton app's pairing dialog: \(devices.batondA.log.suffix(1500))")
+        Thread.sleep(forTimeInterval: 0.5)
+        try screenshot("enter-code")
+        let codeOnB = try XCTUnwrap(try devices.device(devices.idA, on: devices.b)?["pairing-code"] as? String)
+        let codeOnA = try XCTUnwrap(try devices.device(devices.idB, on: devices.a)?["pairing-code"] as? String)
+        try desktop.focus(try XCTUnwrap(dialog))
+        try desktop.type(codeOnB)
+        try desktop.key("Return")
+        XCTAssertEqual(try devices.b.baton(["pair", "--confirm", "alpha", codeOnA]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 10) {
+            try self.devices.device(self.devices.idB, on: self.devices.a)?["paired"] as? Bool == true
+        }, "paired, A's code typed in the app")
+    }
+}
+
 /// On the test's X display (xvfb-run), driven with xdotool.
 final class BatonAppTests: BatonAppScenarios {
+    func testEnterCodeOnAPairingNotificationOpensTheAppsDialog() throws {
+        try checkEnterCodeOnAPairingNotificationOpensTheAppsDialog()
+    }
+
     func testTwoDevicesPairFromTheAppAndContinueAnOfferFromTheList() throws {
         try checkTwoDevicesPairFromTheAppAndContinueAnOfferFromTheList()
     }

@@ -13,8 +13,8 @@ extension Daemon {
 
     /// Shows a pairing request: the name the device gave itself and its short id, a warning
     /// when that name poses as a paired device's or this one's (``PeerNetwork/impersonated(by:)``),
-    /// the code to type on that device, and what to run here with the code it shows. No action
-    /// of the notification confirms.
+    /// the code to type on that device (grouped, "093 954"), and Enter Code, which opens the
+    /// Baton app to type the code that device shows. No action of the notification confirms.
     func showPairingRequest(from deviceID: String, code: String) {
         let shortID = PeerNetwork.shortID(deviceID)
         let name = network.claimedName(deviceID).flatMap { $0.isEmpty ? nil : $0 } ?? shortID
@@ -24,10 +24,15 @@ extension Daemon {
             title = "Pairing request from another device named “\(name)” (\(shortID))"
             detail += "Careful: this is not \(impersonated).\n"
         }
-        detail += "If you asked “\(name)” to pair, type \(code) there, then type the code “\(name)” shows "
-            + "here: baton pair --confirm \(shortID) CODE. Otherwise ignore this."
-        notifier.show(key: Self.pairingKey(deviceID), title: title, detail: detail, action: nil)
+        let grouped = code.count == 6 ? "\(code.prefix(3)) \(code.suffix(3))" : code
+        detail += "If you asked “\(name)” to pair, type \(grouped) there, then choose Enter Code to type the code "
+            + "“\(name)” shows. Otherwise ignore this."
+        notifier.show(key: Self.pairingKey(deviceID), title: title, detail: detail,
+                      action: (id: Self.enterCodeAction, label: "Enter Code"))
     }
+
+    /// The pairing notification's action: opens the Baton app, whose dialog takes the code.
+    static let enterCodeAction = "enter-code"
 
     /// What this device offers the paired device `deviceID`: the one activity
     /// ``AppRegistry/offered`` chooses (the current activity of the app used last), unless
@@ -124,6 +129,14 @@ extension Daemon {
     static let sendActionPrefix = "send:"
 
     func notificationAction(_ key: String, _ action: String, activationToken: String?) {
+        if key.hasPrefix("pair:"), action == Self.enterCodeAction {
+            do {
+                try BatonAppEntry.openForPairing(activationToken: activationToken)
+            } catch {
+                logger.notice("cannot open the Baton app to enter a pairing code: \(error); type it with baton pair --confirm")
+            }
+            return
+        }
         guard let offerID = notifiedOffers[key]?.id else { return }
         if action.hasPrefix(Self.sendActionPrefix) {
             sendFromNotification(offerID, toPhone: String(action.dropFirst(Self.sendActionPrefix.count)))
