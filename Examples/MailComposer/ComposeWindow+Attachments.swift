@@ -165,7 +165,9 @@ extension ComposeWindow {
             logger.warning("\(missing)")
             banner.showError(missing)
         } else {
-            banner.showInfo("Received \(outcome.received.count) attachment\(outcome.received.count == 1 ? "" : "s").")
+            // News that passes: a toast; the banner's progress goes.
+            banner.hide()
+            showToast("Received \(outcome.received.count) attachment\(outcome.received.count == 1 ? "" : "s")")
         }
     }
 }

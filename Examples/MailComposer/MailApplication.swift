@@ -51,8 +51,14 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
             enableHandoff(declaredIn: try Self.resources.bundleInfo(), logger: logger)
         } catch {
             logger.warning("Handoff is off: \(error)")
+            setupError = AppSetupError(appName: "Mail Composer", cannot: "hand drafts and messages to your other devices",
+                                       because: error)
         }
     }
+
+    /// Why Handoff could not start (the app's own files are missing or damaged): the main
+    /// window says so.
+    private var setupError: AppSetupError?
 
     private func startUp() {
         Self.resources.addIconsToTheme()
@@ -130,6 +136,7 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
         } catch {
             window.banner.showError("Could not open the mailbox in \(store.directory.path): \(error.localizedDescription)")
         }
+        if let setupError { window.banner.showError(setupError.description) }
         mainWindow = window
         window.present()
         return window

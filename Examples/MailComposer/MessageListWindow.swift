@@ -101,7 +101,7 @@ final class MessageListWindow: AppWindow {
             Widgets.append(Widgets.label(message.from.components(separatedBy: " <").first ?? message.from,
                                          classes: ["heading"]), to: entry)
             Widgets.append(Widgets.label(message.subject), to: entry)
-            Widgets.append(Widgets.label(message.date, classes: ["dim-label", "caption"]), to: entry)
+            Widgets.append(Widgets.label(FriendlyDate.text(ofHeader: message.date), classes: ["dim-label", "caption"]), to: entry)
             let row = gtk_list_box_row_new()!
             gtk_list_box_row_set_child(row.cast(to: GtkListBoxRow.self), entry)
             gtk_list_box_append(OpaquePointer(list), row)
@@ -143,7 +143,7 @@ final class MessageListWindow: AppWindow {
 
     private func show(_ message: MailMessage?) {
         Widgets.setLabel(subjectLabel, message?.subject ?? "No message selected")
-        Widgets.setLabel(senderLabel, message.map { "\($0.from) — \($0.date)" } ?? "")
+        Widgets.setLabel(senderLabel, message.map { "\($0.from) — \(FriendlyDate.longText(ofHeader: $0.date))" } ?? "")
         let buffer = gtk_text_view_get_buffer(bodyView.cast(to: GtkTextView.self))
         gtk_text_buffer_set_text(buffer, message?.body ?? "", -1)
         gtk_stack_set_visible_child_name(OpaquePointer(readerStack), message == nil ? "none" : "message")
