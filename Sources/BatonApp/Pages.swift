@@ -214,7 +214,10 @@ struct Pages {
         for record in service.apps {
             guard let appID = record["app-id"]?.string, seen.insert(appID).inserted else { continue }
             let continues = record["continues"]?.string ?? "What it is doing, on your other devices"
-            let row = Rows.row(record["name"]?.string ?? appID, subtitle: continues, in: group)
+            let name = record["name"]?.string ?? appID
+            // A helper (the browser extension's host) is known by what it brings, not its name.
+            let row = record["helper"]?.bool == true
+                ? Rows.row(continues, subtitle: name, in: group) : Rows.row(name, subtitle: continues, in: group)
             adw_action_row_add_prefix(baton_adw_action_row(row),
                                       Rows.iconImage(record["icon"]?.string ?? "application-x-executable", size: 32))
             let label = gtk_label_new("Hand Off")!

@@ -72,6 +72,7 @@ extension Daemon {
             if let icon = installed.icon { record["icon"] = .string(icon) }
             if let name = installed.name { record["name"] = .string(name) }
             if let continues = installed.continues { record["continues"] = .string(continues) }
+            if installed.isHelper { record["helper"] = .bool(true) }
             if !installed.documentTypes.pairs.isEmpty { record["document-types"] = .strings(installed.documentTypes.pairs) }
             if !installed.domains.isEmpty { record["domains"] = .strings(installed.domains.map(\.description)) }
             records.append(record)
@@ -84,6 +85,7 @@ extension Daemon {
             if let icon = entry.icon { record["icon"] = .string(icon) }
             if let name = entry.name { record["name"] = .string(name) }
             if let continues = entry.continues { record["continues"] = .string(continues) }
+            if entry.isHelper { record["helper"] = .bool(true) }
             if !entry.documentTypes.pairs.isEmpty { record["document-types"] = .strings(entry.documentTypes.pairs) }
             return record
         }

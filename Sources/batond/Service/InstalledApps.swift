@@ -20,6 +20,9 @@ struct InstalledApp: ActivityClaimant, Sendable {
     /// What it continues, in words for a person ("Mail drafts and messages"): the entry's
     /// `X-Baton-Continues=` in the person's language, else its `Comment=`.
     var continues: String? = nil
+    /// Whether it is a helper rather than an app a person opens (`NoDisplay=true`, such as
+    /// the browser extension's host): shown by what it continues.
+    var isHelper = false
     /// The documents it continues (`X-Baton-DocumentTypes`).
     var documentTypes = DocumentTypeClaims(nil, claimedActivityTypes: [])
     /// The web domains whose pages it continues, once their sites confirm it (`X-Baton-Domains`).
@@ -84,6 +87,7 @@ enum InstalledApps {
                             icon: notificationIcon(string(info, "Icon")),
                             name: displayName.map { String(cString: $0) },
                             continues: continuesText(info),
+                            isHelper: g_app_info_should_show(info) == 0,
                             documentTypes: DocumentTypeClaims(string(info, DocumentTypeClaims.key),
                                                               claimedActivityTypes: claims.activityTypes),
                             domains: domains.claims, invalidDomains: domains.invalid)
