@@ -300,6 +300,7 @@ public final class HandoffClient {
         let entry = PendingContinuation(continuation, logger: logger)
         pending[token] = entry
         waitForActivity(entry, token: token)
+        entry.watchForSlowness(in: application)
         call.reply()
     }
 

@@ -9,6 +9,8 @@ final class PendingContinuation {
     let continuation: Continuation
     /// The timer that fails the continuation when the activity never comes.
     var timer: UInt32 = 0
+    /// The timer that shows the framework's own progress when the activity is slow.
+    var slowTimer: UInt32 = 0
     private let logger: Logger
 
     init(_ continuation: Continuation, logger: Logger) {
@@ -20,6 +22,7 @@ final class PendingContinuation {
     func finish(failing error: UserActivityError) {
         GLibSources.cancel(timer)
         timer = 0
+        stopWaiting()
         continuation.fail(with: error)
     }
 
@@ -28,6 +31,7 @@ final class PendingContinuation {
     func deliver(_ activity: UserActivity, answering call: BusMethodCall) {
         GLibSources.cancel(timer)
         timer = 0
+        stopWaiting()
         guard !continuation.isFinished else {
             call.fail(with: UserActivityError.cancelled, sendingRecord: true)
             return
@@ -50,6 +54,25 @@ final class PendingContinuation {
                 call.fail(with: UserActivityError.remoteApplicationTimedOut("the app never restored the activity"), sendingRecord: true)
             }
         }
+    }
+
+    /// How long an activity may take to arrive before the framework shows that it is on its
+    /// way, in seconds.
+    static let slowAfter: Double = 0.5
+
+    /// Shows the framework's progress (``Application/activityIsSlow(for:)``) if the activity
+    /// has not arrived within ``slowAfter``.
+    func watchForSlowness(in application: Application) {
+        slowTimer = GLibSources.once(after: Self.slowAfter) { [weak self, weak application] in
+            guard let self else { return }
+            slowTimer = 0
+            application?.activityIsSlow(for: continuation)
+        }
+    }
+
+    private func stopWaiting() {
+        GLibSources.cancel(slowTimer)
+        slowTimer = 0
     }
 
     /// How long to wait for the restoration handler after delivery, in seconds.

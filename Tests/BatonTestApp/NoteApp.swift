@@ -29,6 +29,7 @@ final class NoteWindow: ApplicationWindow {
     override func updateUserActivityState(_ userActivity: UserActivity) {
         switch fault {
         case "hang-on-save": sleep(3600)
+        case "slow-save": sleep(2)
         case "exit-on-save": exit(3)
         case "huge": userActivity.userInfo["padding"] = .string(String(repeating: "x", count: 100_000))
         default: break

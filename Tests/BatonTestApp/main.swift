@@ -3,7 +3,7 @@ import Foundation
 /// A small Baton app and a desktop-notification server, for the service tests.
 ///
 ///     BatonTestApp app [--app-id ID] [--team T] [--types a,b] [--text T]
-///                      [--fault hang-on-save|exit-on-save|huge] [--restore-delay S] [--unique] [--ineligible]
+///                      [--fault hang-on-save|slow-save|exit-on-save|huge] [--restore-delay S] [--unique] [--ineligible]
 ///                      [--gapplication-service] [--log FILE] [--document-url URL]
 ///     BatonTestApp notification-server --log FILE [--invoke ACTION [--activation-token T]]
 ///     BatonTestApp register --count N [--app-id ID] [--team T] [--types a,b]

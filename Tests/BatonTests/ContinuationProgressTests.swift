@@ -27,6 +27,14 @@ private final class ProgressDelegate: ApplicationDelegate {
 @MainActor
 private final class PlainDelegate: ApplicationDelegate {}
 
+/// A delegate whose `willContinue…` says it shows what is coming itself.
+@MainActor
+private final class AnnouncingDelegate: ApplicationDelegate {
+    func application(_ application: Application, willContinueUserActivityWithType userActivityType: String) -> Bool {
+        true
+    }
+}
+
 @MainActor
 final class ContinuationProgressTests: XCTestCase {
     private let editing = "org.example.texteditor.editing"
@@ -110,5 +118,35 @@ final class ContinuationProgressTests: XCTestCase {
         XCTAssertTrue(continuation.isFinished)
         XCTAssertEqual(continuation.error as? UserActivityError, .cancelled)
         XCTAssertFalse(application.isContinuing)
+    }
+
+    /// A slow activity: the framework shows that it is on its way, unless the app's
+    /// `willContinue…` said it shows that itself; taken down when the activity arrives.
+    func testASlowActivityShowsTheFrameworksProgressUnlessTheAppShowsItsOwn() async throws {
+        let application = ProgressShowingApplication(center: center)
+        let plain = PlainDelegate()
+        application.delegate = plain
+        let continuation = application.beginContinuation(activityType: editing)
+        XCTAssertFalse(continuation.appShowsProgress)
+        application.activityIsSlow(for: continuation)
+        XCTAssertEqual(application.shown, [ContinuationProgress(activityType: editing, message: Application.waitingMessage)])
+        application.activityIsSlow(for: continuation)
+        XCTAssertEqual(application.shown.count, 1, "shown once")
+        continuation.complete(with: UserActivity(activityType: editing, center: center))
+        XCTAssertEqual(application.shown.last, .some(nil), "taken down when the activity arrives")
+
+        let announcing = AnnouncingDelegate()
+        application.delegate = announcing
+        let announced = application.beginContinuation(activityType: editing)
+        XCTAssertTrue(announced.appShowsProgress)
+        application.activityIsSlow(for: announced)
+        XCTAssertEqual(application.shown.count, 2, "nothing shown over the app's own")
+        announced.fail(with: UserActivityError.cancelled)
+
+        application.delegate = plain
+        let finished = application.beginContinuation(activityType: editing)
+        finished.fail(with: UserActivityError.cancelled)
+        application.activityIsSlow(for: finished)
+        XCTAssertEqual(application.shown.count, 2, "nothing for a continuation that ended")
     }
 }

@@ -79,6 +79,24 @@ final class ContinuationTests: ServiceTestCase {
         XCTAssertFalse(origin.eventNames.contains("will-continue"), "the origin never continues its own activity")
     }
 
+    /// An activity slow to come (its origin takes 2 s to save) shows the framework's own
+    /// progress in the continuing app, which keeps the default `willContinue…`, and takes it
+    /// down once the activity is restored.
+    func testASlowActivityShowsProgressInTheContinuingApp() throws {
+        _ = try startNoteApp("origin", text: "slow", extra: ["--fault", "slow-save"])
+        let target = try startNoteApp("target", text: "target", extra: ["--app-id", "org.baton.Target"])
+        let id = try XCTUnwrap(activities().first { $0["title"] as? String == "Note: slow" }?["id"] as? String)
+        let command = try session.start(ServiceSession.product("baton"), ["continue", id], name: "continue")
+        let desktop = X11Desktop()
+        let heading = "Continuing From Another Device"
+        XCTAssertTrue(waitUntil(timeout: 1.8) { try !desktop.windows(pid: target.child.pid) { $0 == heading }.isEmpty },
+                      "the continuing app shows the activity is on its way before it comes")
+        XCTAssertNotNil(target.waitForEvent("restored"))
+        XCTAssertEqual(command.waitForExit(timeout: 10), 0, command.log)
+        XCTAssertTrue(waitUntil(timeout: 2) { try desktop.windows(pid: target.child.pid) { $0 == heading }.isEmpty },
+                      "taken down once it came")
+    }
+
     func testTeamsDoNotMix() throws {
         try startNoteApp("note", text: "team")
         let result = try session.baton(["continue", "--file", note("other team", team: "org.someone.else")])

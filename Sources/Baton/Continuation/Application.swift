@@ -32,8 +32,23 @@ open class Application: Responder {
         let continuation = Continuation(activityType: activityType, application: self)
         pendingContinuation = continuation
         center.emit(.willContinue(activityType: activityType))
-        _ = delegate?.application(self, willContinueUserActivityWithType: activityType)
+        continuation.appShowsProgress = delegate?.application(self, willContinueUserActivityWithType: activityType) ?? false
         return continuation
+    }
+
+    /// What the framework's own progress says while a continuation's activity is on its way.
+    nonisolated public static let waitingMessage = "Getting it from your other device…"
+
+    /// The activity of `continuation` is slow to arrive (the toolkit layer calls this half a
+    /// second after it began, BatonGtk does): unless the app said it shows progress itself
+    /// (its `willContinue…` returned true), or progress is shown already, the person is shown
+    /// that it is on its way (``waitingMessage``), through the delegate's
+    /// `didUpdateContinuationProgress` as any progress is, until the continuation ends.
+    public func activityIsSlow(for continuation: Continuation) {
+        guard !continuation.isFinished, !continuation.appShowsProgress, pendingContinuation === continuation,
+              !isPresentingProgress else { return }
+        self.continuation(continuation, didProgress: ContinuationProgress(activityType: continuation.activityType,
+                                                                          message: Self.waitingMessage))
     }
 
     /// Starts delivering a saved activity of this app itself (state restoration at launch):

@@ -17,6 +17,10 @@ public final class Continuation {
     /// What opens continuation streams for the activity this continuation delivers: set by
     /// the framework that receives it (BatonGtk) before ``complete(with:)``.
     public var streamProvider: (any ContinuationStreamProvider)?
+    /// Whether the delegate's `willContinue…` said it shows the person what is coming (it
+    /// returned true): else the framework shows its own progress when the activity is slow
+    /// (``Application/activityIsSlow(for:)``), as AppKit does.
+    public internal(set) var appShowsProgress = false
 
     init(activityType: String, application: Application) {
         self.activityType = activityType
