@@ -97,6 +97,14 @@ final class ConnectionQuotaTests: XCTestCase {
         XCTAssertTrue(rate.allow("10.0.0.1", now: 1), "the address refills 1 a second, the network 2")
     }
 
+    func testConnectionsFromManyNetworksShareOneBucketThatPairedDevicesAreNotHeldBackBy() {
+        var rate = AcceptRate(overall: .init(burst: 3, rate: 1))
+        for index in 1...3 { XCTAssertTrue(rate.allow("2001:db8:\(index)::1", now: 0)) }
+        XCTAssertFalse(rate.allow("2001:db8:4::1", now: 0), "a fourth network finds the bucket of all connections empty")
+        XCTAssertTrue(rate.allow("2001:db8:5::1", pairedDevice: true, now: 0), "a paired device's address gets in")
+        XCTAssertTrue(rate.allow("2001:db8:4::1", now: 1))
+    }
+
     func testRefusalsPastTheSliceBudgetPauseTheListenerForTheRestOfTheSlice() {
         var rate = AcceptRate(perAddress: .init(burst: 1, rate: 0), perNetwork: .init(burst: 100, rate: 0))
         XCTAssertTrue(rate.allow("10.0.0.1", now: 10))
@@ -114,7 +122,8 @@ final class ConnectionQuotaTests: XCTestCase {
     }
 
     func testTheAcceptRateRemembersABoundedNumberOfAddresses() {
-        var rate = AcceptRate(perAddress: .init(burst: 2, rate: 0.01), perNetwork: .init(burst: 10_000, rate: 10_000), maximumKeys: 100)
+        var rate = AcceptRate(perAddress: .init(burst: 2, rate: 0.01), perNetwork: .init(burst: 10_000, rate: 10_000),
+                              overall: .init(burst: 10_000, rate: 10_000), maximumKeys: 100)
         for index in 0..<1000 { XCTAssertTrue(rate.allow("2001:db8::\(String(index, radix: 16))", now: Double(index) * 0.001)) }
         XCTAssertTrue(rate.allow("2001:db8::3e7", now: 1), "the newest address is remembered with one token left")
         XCTAssertFalse(rate.allow("2001:db8::3e7", now: 1))

@@ -3,11 +3,11 @@
 /// accepted, before any TLS work, so that a flood of connections is closed at once for the
 /// cost of an accept, not of a handshake.
 ///
-/// A connection is let in when both its address's and its network's buckets hold a token,
-/// and then takes one from each; one refused takes none, so an address over its rate does not
-/// use up its network's. Connections from a paired device's last address are not counted
-/// against their network (a flood from a neighbour cannot keep a paired device out), only
-/// against their address.
+/// A connection is let in when its address's, its network's and the bucket of all
+/// connections each hold a token, and then takes one from each; one refused takes none, so an
+/// address over its rate does not use up its network's. Connections from a paired device's
+/// last address are counted against their address only, not against their network or all (a
+/// flood from a neighbour, or from many networks, cannot keep a paired device out).
 ///
 /// Times are seconds on any monotonic clock. The buckets it remembers are bounded: past
 /// ``maximumKeys``, full buckets (as good as new ones) are forgotten, then the ones used
@@ -26,9 +26,11 @@ struct AcceptRate {
 
     let perAddress: Limit
     let perNetwork: Limit
+    let overall: Limit
     let maximumKeys: Int
     private var addresses: [String: Bucket] = [:]
     private var networks: [String: Bucket] = [:]
+    private var all: Bucket?
     /// Connections refused since the last line about them was logged.
     private(set) var refusedSinceLog = 0
     private var lastLog: Double?
@@ -44,6 +46,9 @@ struct AcceptRate {
     /// Connections from one network: 128 at once, then 16 a second, so that a dozen devices
     /// of one home network that start together all get in.
     static let standardPerNetwork = Limit(burst: 128, rate: 16)
+    /// Connections from anywhere but paired devices' addresses: 256 at once, then 64 a
+    /// second, for a flood from many networks (an IPv6 /48 holds 65 536 /64s).
+    static let standardOverall = Limit(burst: 256, rate: 64)
     /// Seconds between two log lines about refused connections.
     static let logInterval = 60.0
     /// The most connections refused in one ``slice``: past that, no connection at all is
@@ -53,19 +58,22 @@ struct AcceptRate {
     /// Seconds of a slice.
     static let slice = 0.1
 
-    init(perAddress: Limit = standardPerAddress, perNetwork: Limit = standardPerNetwork, maximumKeys: Int = 4096) {
+    init(perAddress: Limit = standardPerAddress, perNetwork: Limit = standardPerNetwork, overall: Limit = standardOverall,
+         maximumKeys: Int = 4096) {
         self.perAddress = Limit(burst: max(1, perAddress.burst), rate: max(0, perAddress.rate))
         self.perNetwork = Limit(burst: max(1, perNetwork.burst), rate: max(0, perNetwork.rate))
+        self.overall = Limit(burst: max(1, overall.burst), rate: max(0, overall.rate))
         self.maximumKeys = max(1, maximumKeys)
     }
 
     /// Whether a connection from `address` is let in now; one let in takes a token from its
-    /// address's bucket and, unless `pairedDevice`, from its network's.
+    /// address's bucket and, unless `pairedDevice`, from its network's and from all.
     mutating func allow(_ address: String, pairedDevice: Bool = false, now: Double) -> Bool {
         let network = NetworkPrefix.of(address)
         var byAddress = Self.refilled(addresses[address], perAddress, now: now)
         var byNetwork = Self.refilled(networks[network], perNetwork, now: now)
-        guard byAddress.tokens >= 1, pairedDevice || byNetwork.tokens >= 1 else {
+        var overallBucket = Self.refilled(all, overall, now: now)
+        guard byAddress.tokens >= 1, pairedDevice || (byNetwork.tokens >= 1 && overallBucket.tokens >= 1) else {
             refusedSinceLog += 1
             if now - sliceStart >= Self.slice { (sliceStart, refusedInSlice) = (now, 0) }
             refusedInSlice += 1
@@ -76,6 +84,8 @@ struct AcceptRate {
         if !pairedDevice {
             byNetwork.tokens -= 1
             networks[network] = byNetwork
+            overallBucket.tokens -= 1
+            all = overallBucket
         }
         if addresses.count > maximumKeys { Self.forget(&addresses, perAddress, keeping: maximumKeys, now: now) }
         if networks.count > maximumKeys { Self.forget(&networks, perNetwork, keeping: maximumKeys, now: now) }

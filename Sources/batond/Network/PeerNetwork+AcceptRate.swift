@@ -14,7 +14,8 @@ extension PeerNetwork {
         Self.reset(connection)
         if let seconds = acceptRate.pause(now: now) { listener?.pause(for: seconds) }
         if let refused = acceptRate.refusalsToLog(now: now) {
-            let limits = "at most \(Int(acceptRate.perAddress.rate)) a second per address and \(Int(acceptRate.perNetwork.rate)) per network"
+            let limits = "at most \(Int(acceptRate.perAddress.rate)) a second per address, \(Int(acceptRate.perNetwork.rate)) per network "
+                + "and \(Int(acceptRate.overall.rate)) in all"
             logger.notice("closed \(refused) incoming connection\(refused == 1 ? "" : "s") over the rate at once, the last from \(host) (\(limits)); the next such line in a minute at the earliest")
         }
         return false
