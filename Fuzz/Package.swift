@@ -67,6 +67,7 @@ let package = Package(
         harness("FuzzAssociationFile", []),
         harness("FuzzTailnetStatus", [.product(name: "BatonBus", package: "Baton")]),
         harness("FuzzRelayMessage", [.product(name: "BatonPeer", package: "Baton")]),
+        harness("FuzzWebHost", [.product(name: "BatonBus", package: "Baton")]),
         harness("FuzzBrowserMessage", [
             .product(name: "Baton", package: "Baton"), .product(name: "BatonBus", package: "Baton"),
         ]),

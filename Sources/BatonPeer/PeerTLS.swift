@@ -264,6 +264,7 @@ public final class PeerListener {
         var effective: UnsafeMutablePointer<GSocketAddress>?
         var error: UnsafeMutablePointer<GError>?
         let listener = UnsafeMutablePointer<GSocketListener>(OpaquePointer(service))
+        g_socket_listener_set_backlog(listener, Self.backlog)
         guard g_socket_listener_add_address(listener, UnsafeMutablePointer(OpaquePointer(address)),
                                             G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, nil, &effective, &error) != 0
         else {
@@ -292,7 +293,29 @@ public final class PeerListener {
         g_socket_service_start(service)
     }
 
+    /// Connections the system holds for the listener while it is not taking them in (GLib's
+    /// default is 10): room for devices' connections beside a flood's while it is paused.
+    public static let backlog: Int32 = 128
+
+    /// Whether it is paused (``pause(for:)``).
+    public private(set) var isPaused = false
+    private var resumeTimer: guint = 0
+
+    /// Stops taking in connections for `seconds`: they wait in the system's backlog meanwhile.
+    public func pause(for seconds: Double) {
+        guard !isPaused else { return }
+        isPaused = true
+        g_socket_service_stop(service)
+        resumeTimer = GLibSources.once(after: seconds) { [weak self] in
+            guard let self else { return }
+            resumeTimer = 0
+            isPaused = false
+            g_socket_service_start(service)
+        }
+    }
+
     isolated deinit {
+        if resumeTimer != 0 { GLibSources.cancel(resumeTimer) }
         g_socket_service_stop(service)
         g_socket_listener_close(UnsafeMutablePointer(OpaquePointer(service)))
         g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(service), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,

@@ -44,6 +44,53 @@ final class FloodTests: XCTestCase {
         XCTAssertGreaterThan(flood.reopened, 0, "batond drops idle connections (reopened by the flood)")
         XCTAssertTrue(devices.batondA.isRunning)
     }
+
+    /// A flood of connections from one address, each reopened the moment batond drops it, for
+    /// 15 s: batond must spend little CPU on it (its utime and stime from `/proc`), while the
+    /// paired device, restarted during the flood from another address of the same /24, relinks.
+    func testAFloodOfConnectionsFromOneAddressCostsLittleCPUAndThePairedDeviceStillLinks() async throws {
+        let port = try XCTUnwrap(devices.addressA.split(separator: ":").last.flatMap { UInt16($0) })
+        let pid = devices.batondA.pid
+        let before = try XCTUnwrap(CPUTime(pid: pid))
+        let flood = IdleConnectionFlood(port: port, sources: ["127.0.0.2"], perSource: 32, duration: 15, pause: 0)
+        let started = Date()
+        flood.start()
+        defer { flood.stop() }
+        try await Task.sleep(nanoseconds: 3_000_000_000)
+
+        devices.batondB.stop(SIGKILL)
+        _ = devices.batondB.waitForExit(timeout: 5)
+        let restarted = Date()
+        try devices.startB()
+        let relinked = waitUntil(timeout: 10) {
+            try self.devices.device(self.devices.idA, on: self.devices.b)?["connected"] as? Bool == true
+        }
+        let seconds = Date().timeIntervalSince(restarted)
+        XCTAssertTrue(relinked, "B relinks with A during the flood")
+        flood.waitUntilDone()
+        let elapsed = Date().timeIntervalSince(started)
+        let used = try XCTUnwrap(CPUTime(pid: pid)).seconds - before.seconds
+        print(String(format: "flood: %d connections from one address in %.1f s cost batond %.2f s of CPU; "
+                     + "the paired device relinked in %.2f s", flood.connections, elapsed, used, seconds))
+        XCTAssertLessThan(used, 0.15 * elapsed, "batond spends less than 15% of a core on the flood")
+        let lines = devices.batondA.log.split(separator: "\n").filter { $0.contains("over the rate") }
+        XCTAssertEqual(lines.count, 1, "one line a minute about connections closed over the rate: \(lines)")
+        XCTAssertTrue(devices.batondA.isRunning)
+    }
+}
+
+/// A process's CPU time so far, user and system, from `/proc/PID/stat`.
+struct CPUTime {
+    let seconds: Double
+
+    init?(pid: Int32) {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = text.lastIndex(of: ")") else { return nil }
+        // After the command's ")": state is field 3, utime and stime fields 14 and 15.
+        let fields = text[text.index(after: end)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        seconds = (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
 }
 
 /// Idle TCP connections from given loopback addresses, each reopened when the server drops
@@ -53,21 +100,27 @@ final class IdleConnectionFlood: @unchecked Sendable {
     private let sources: [String]
     private let perSource: Int
     private let duration: Double
+    /// Seconds between two passes over the connections: 0 reopens each the moment it is dropped.
+    private let pause: Double
     private let lock = NSLock()
     private var stopped = false
     private var open = 0
     private var reopenCount = 0
+    private var connectCount = 0
     private let finished = DispatchSemaphore(value: 0)
 
-    init(port: UInt16, sources: [String], perSource: Int, duration: Double) {
+    init(port: UInt16, sources: [String], perSource: Int, duration: Double, pause: Double = 0.05) {
         self.port = port
         self.sources = sources
         self.perSource = perSource
         self.duration = duration
+        self.pause = pause
     }
 
     var openCount: Int { lock.withLock { open } }
     var reopened: Int { lock.withLock { reopenCount } }
+    /// The connections made so far.
+    var connections: Int { lock.withLock { connectCount } }
 
     func start() {
         Thread.detachNewThread { [self] in
@@ -76,9 +129,19 @@ final class IdleConnectionFlood: @unchecked Sendable {
         }
     }
 
-    func stop() {
-        lock.withLock { stopped = true }
+    /// Waits until the flood has run its duration.
+    func waitUntilDone() {
         finished.wait()
+        finished.signal()
+    }
+
+    /// Stops the flood (once; later calls return at once) and waits for its thread.
+    func stop() {
+        let first = lock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+        if first { finished.wait() }
     }
 
     private func run() {
@@ -93,9 +156,15 @@ final class IdleConnectionFlood: @unchecked Sendable {
                     lock.withLock { reopenCount += 1 }
                 }
                 sockets[index].1 = connect(from: source)
+                if sockets[index].1 >= 0 { lock.withLock { connectCount += 1 } }
             }
             lock.withLock { open = sockets.filter { $0.1 >= 0 }.count }
-            usleep(50_000)
+            if pause > 0 {
+                usleep(useconds_t(pause * 1_000_000))
+            } else {
+                var entries = sockets.filter { $0.1 >= 0 }.map { pollfd(fd: $0.1, events: Int16(POLLIN), revents: 0) }
+                _ = poll(&entries, nfds_t(entries.count), 10)
+            }
         }
         for (_, descriptor) in sockets where descriptor >= 0 { close(descriptor) }
         lock.withLock { open = 0 }
@@ -120,6 +189,8 @@ final class IdleConnectionFlood: @unchecked Sendable {
         remote.sin_family = sa_family_t(AF_INET)
         remote.sin_port = port.bigEndian
         inet_pton(AF_INET, "127.0.0.1", &remote.sin_addr)
+        // Reopening at once, connections are made without waiting for batond to take them.
+        if pause == 0 { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) }
         let bound = withUnsafePointer(to: &local) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -128,7 +199,7 @@ final class IdleConnectionFlood: @unchecked Sendable {
                 Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0, connected == 0 else {
+        guard bound == 0, connected == 0 || (pause == 0 && errno == EINPROGRESS) else {
             close(descriptor)
             return -1
         }

@@ -132,6 +132,74 @@ final class RelayClientTests: XCTestCase {
         joined.leave()
     }
 
+    /// A relay whose invitations name another host (here `strelaysrv -ext-address`, as any
+    /// relay could send) has neither end connect there: each refuses, saying why, and the
+    /// host named sees no connection.
+    func testAnInvitationToAnotherHostIsRefusedAndNothingConnectsThere() async throws {
+        let elsewhere = try CountingListener(host: "127.0.0.9")
+        defer { elsewhere.stop() }
+        relay.stop()
+        let port = UInt16.random(in: 30_000...40_000)
+        try relay.start(port: port, extAddress: "127.0.0.9:\(elsewhere.port)")
+        // strelaysrv writes its URI with the external address: the relay is at its own.
+        let address = try RelayAddress(relay.address.replacingOccurrences(of: "127.0.0.9:\(elsewhere.port)", with: "127.0.0.1:\(port)"))
+        XCTAssertEqual(address.port, port)
+        let joinedIdentity = try DeviceIdentity.generate()
+        let joined = RelayClient(relay: address, tls: try PeerTLS(identity: joinedIdentity))
+        joined.timeout = 3
+        var statuses: [String] = []
+        joined.onStatus = { statuses.append($0) }
+        var accepted = 0
+        joined.join(accepting: { _ in accepted += 1 }, allowing: { _ in true })
+        let isJoined = await pumpMainLoop { joined.isJoined }
+        XCTAssertTrue(isJoined, "\(statuses) \(relay.log)")
+        let caller = RelayClient(relay: address, tls: try PeerTLS(identity: try DeviceIdentity.generate()))
+        caller.timeout = 3
+        do {
+            _ = try await Outcome { try await caller.connect(toCertificate: joinedIdentity.certificateDER) }.get()
+            XCTFail("linked through a session on another host")
+        } catch {
+            XCTAssertTrue("\(error)".contains("invited this device to a session at 127.0.0.9:\(elsewhere.port), which is not the relay's own "
+                                              + "address (127.0.0.1): refused"), "\(error)")
+        }
+        let refused = await pumpMainLoop { statuses.contains { $0.contains("which is not the relay's own address") } }
+        XCTAssertTrue(refused, "the joined device refused too: \(statuses)")
+        _ = await pumpMainLoop(timeout: 0.5) { false }
+        XCTAssertEqual(elsewhere.accepted, 0, "nothing connected to the host the relay named")
+        XCTAssertEqual(accepted, 0)
+        joined.leave()
+    }
+
+    /// A relay written by its name is followed to its own address, as the connection to it
+    /// reached it or as the name resolves.
+    func testAnInvitationToTheRelaysOwnAddressIsFollowedWhenTheRelayIsWrittenByName() async throws {
+        let numeric = try RelayAddress(relay.address)
+        let address = try RelayAddress(relay.address.replacingOccurrences(of: "127.0.0.1", with: "localhost"))
+        XCTAssertEqual(address.host, "localhost")
+        let joinedIdentity = try DeviceIdentity.generate()
+        let joined = RelayClient(relay: address, tls: try PeerTLS(identity: joinedIdentity))
+        var accepted: PeerLink?
+        joined.join(accepting: { accepted = $0 }, allowing: { _ in true })
+        let isJoined = await pumpMainLoop { joined.isJoined }
+        XCTAssertTrue(isJoined)
+        let caller = RelayClient(relay: address, tls: try PeerTLS(identity: try DeviceIdentity.generate()))
+        let link = try await Outcome { try await caller.connect(toCertificate: joinedIdentity.certificateDER) }.get()
+        XCTAssertEqual(link.peerDeviceID, joinedIdentity.deviceID)
+        let arrived = await pumpMainLoop { accepted != nil }
+        XCTAssertTrue(arrived)
+        let resolved = try await Outcome {
+            try await RelaySessionAddress.host(invited: [127, 0, 0, 1], port: numeric.port, relay: address, connected: "::1")
+        }.get()
+        XCTAssertEqual(resolved, "127.0.0.1", "an address the relay's name resolves to is its own")
+        let empty = try await Outcome {
+            try await RelaySessionAddress.host(invited: [0, 0, 0, 0], port: numeric.port, relay: numeric, connected: "127.0.0.1")
+        }.get()
+        XCTAssertEqual(empty, "127.0.0.1", "an unspecified address is the relay's own")
+        link.close("done")
+        accepted?.close("done")
+        joined.leave()
+    }
+
     func testARelayWhoseCertificateIsNotItsIDIsRefused() async throws {
         let real = try RelayAddress(relay.address)
         let wrongID = SyncthingDeviceID.text(of: [UInt8](repeating: 7, count: 32))
@@ -195,5 +263,51 @@ private final class HandDrivenMember {
     func leave() {
         membership?.close()
         link?.close("done")
+    }
+}
+
+/// A TCP listener that counts the connections it accepts (and closes them), on a thread of
+/// its own: a host a relay must not send devices to.
+private final class CountingListener: @unchecked Sendable {
+    let port: UInt16
+    private let descriptor: Int32
+    private let lock = NSLock()
+    private var count = 0
+    private var stopped = false
+
+    init(host: String) throws {
+        let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        inet_pton(AF_INET, host, &address.sin_addr)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listening, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard listening >= 0, bound == 0, listen(listening, 16) == 0 else { throw LinkError("cannot listen on \(host)") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listening, $0, &length) }
+        }
+        descriptor = listening
+        port = UInt16(bigEndian: address.sin_port)
+        Thread.detachNewThread { [self] in
+            while !lock.withLock({ stopped }) {
+                var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&entry, 1, 50) > 0 else { continue }
+                let connection = accept(descriptor, nil, nil)
+                if connection >= 0 {
+                    lock.withLock { count += 1 }
+                    close(connection)
+                }
+            }
+        }
+    }
+
+    var accepted: Int { lock.withLock { count } }
+
+    func stop() {
+        lock.withLock { stopped = true }
+        usleep(100_000)
+        close(descriptor)
     }
 }

@@ -10,6 +10,7 @@ import Foundation
 ///     BatonTestApp impostor-daemon
 ///     BatonTestApp fake-systemd --log FILE [--fail]
 ///     BatonTestApp phone-service --flavor gsconnect|valent --log FILE
+///     BatonTestApp kdeconnect-service
 ///
 /// `app` appends " (active)" to its note on SIGUSR1, as a user typing would, and gives its
 /// activity a summary the service refuses on SIGUSR2; on SIGWINCH it retitles its activity ten
@@ -39,9 +40,10 @@ let status: Int32 = MainActor.assumeIsolated {
     case "impostor-daemon": return runImpostorDaemon()
     case "fake-systemd": return runFakeSystemd(log: option("--log") ?? "/dev/null", fail: arguments.contains("--fail"))
     case "phone-service": return runPhoneServiceStandIn(flavor: option("--flavor") ?? "", log: option("--log") ?? "/dev/null")
+    case "kdeconnect-service": return runKDEConnectStandIn()
     case "tailscale-localapi": return runTailscaleLocalAPIStandIn(socket: option("--socket") ?? "", status: option("--status") ?? "")
     default:
-        FileHandle.standardError.write(Data("usage: BatonTestApp app|notification-server|register|impostor-daemon|fake-systemd|phone-service [options]\n".utf8))
+        FileHandle.standardError.write(Data("usage: BatonTestApp app|notification-server|register|impostor-daemon|fake-systemd|phone-service|kdeconnect-service [options]\n".utf8))
         return 64
     }
 }

@@ -81,4 +81,51 @@ final class ConnectionQuotaTests: XCTestCase {
         XCTAssertEqual(PeerAddress.host(of: "[fe80::1]:48100"), "fe80::1")
         XCTAssertNil(PeerAddress.host(of: "no-port"))
     }
+
+    func testTheAcceptRateIsATokenBucketPerAddressAndPerNetwork() {
+        var rate = AcceptRate(perAddress: .init(burst: 3, rate: 1), perNetwork: .init(burst: 5, rate: 2))
+        for _ in 0..<3 { XCTAssertTrue(rate.allow("10.0.0.1", now: 0)) }
+        XCTAssertFalse(rate.allow("10.0.0.1", now: 0), "the address's burst is used up")
+        XCTAssertTrue(rate.allow("10.0.0.2", now: 0), "another address of the network has its own bucket")
+        XCTAssertTrue(rate.allow("10.0.0.3", now: 0))
+        XCTAssertFalse(rate.allow("10.0.0.4", now: 0), "the network's burst of 5 is used up (the refusal took none)")
+        XCTAssertTrue(rate.allow("10.0.0.4", pairedDevice: true, now: 0), "a paired device's address is not held back by its network")
+        XCTAssertTrue(rate.allow("10.0.1.1", now: 0), "another /24 has its own bucket")
+        XCTAssertTrue(rate.allow("2001:db8::1", now: 0))
+        XCTAssertTrue(rate.allow("10.0.0.5", now: 0.5), "the network refills 2 a second")
+        XCTAssertFalse(rate.allow("10.0.0.5", now: 0.5))
+        XCTAssertTrue(rate.allow("10.0.0.1", now: 1), "the address refills 1 a second, the network 2")
+    }
+
+    func testConnectionsFromManyNetworksShareOneBucketThatPairedDevicesAreNotHeldBackBy() {
+        var rate = AcceptRate(overall: .init(burst: 3, rate: 1))
+        for index in 1...3 { XCTAssertTrue(rate.allow("2001:db8:\(index)::1", now: 0)) }
+        XCTAssertFalse(rate.allow("2001:db8:4::1", now: 0), "a fourth network finds the bucket of all connections empty")
+        XCTAssertTrue(rate.allow("2001:db8:5::1", pairedDevice: true, now: 0), "a paired device's address gets in")
+        XCTAssertTrue(rate.allow("2001:db8:4::1", now: 1))
+    }
+
+    func testRefusalsPastTheSliceBudgetPauseTheListenerForTheRestOfTheSlice() {
+        var rate = AcceptRate(perAddress: .init(burst: 1, rate: 0), perNetwork: .init(burst: 100, rate: 0))
+        XCTAssertTrue(rate.allow("10.0.0.1", now: 10))
+        for index in 0..<AcceptRate.refusalsPerSlice {
+            XCTAssertNil(rate.pause(now: 10.01), "no pause after \(index) refusals")
+            XCTAssertFalse(rate.allow("10.0.0.1", now: 10.01))
+        }
+        XCTAssertEqual(rate.pause(now: 10.03) ?? 0, AcceptRate.slice - 0.02, accuracy: 1e-9, "paused until the slice ends")
+        XCTAssertNil(rate.pause(now: 10.2), "the next slice starts afresh")
+        XCTAssertEqual(rate.refusalsToLog(now: 10.2), AcceptRate.refusalsPerSlice)
+        XCTAssertFalse(rate.allow("10.0.0.1", now: 20))
+        XCTAssertNil(rate.refusalsToLog(now: 20), "at most one line a minute")
+        XCTAssertEqual(rate.refusalsToLog(now: 70.2), 1)
+        XCTAssertNil(rate.refusalsToLog(now: 200), "nothing refused, nothing to say")
+    }
+
+    func testTheAcceptRateRemembersABoundedNumberOfAddresses() {
+        var rate = AcceptRate(perAddress: .init(burst: 2, rate: 0.01), perNetwork: .init(burst: 10_000, rate: 10_000),
+                              overall: .init(burst: 10_000, rate: 10_000), maximumKeys: 100)
+        for index in 0..<1000 { XCTAssertTrue(rate.allow("2001:db8::\(String(index, radix: 16))", now: Double(index) * 0.001)) }
+        XCTAssertTrue(rate.allow("2001:db8::3e7", now: 1), "the newest address is remembered with one token left")
+        XCTAssertFalse(rate.allow("2001:db8::3e7", now: 1))
+    }
 }

@@ -55,6 +55,24 @@ final class HostileInputTests: ServiceTestCase {
         try assertServiceAlive()
     }
 
+    /// Offers an app adds (`AddOffer`) pass the checks every offer passes: a title or a
+    /// device name with a bidirectional override, a control character or a line separator is
+    /// refused, and nothing is listed or shown.
+    func testOffersWithBidiControlsOrSeparatorsInTheirTitleOrDeviceAreRefused() throws {
+        for title in ["\u{202E}moc.elgoog", "evil\u{1B}[31m", "csi \u{9B}2J", "line\u{2028}break"] {
+            let file = try activityFile(["type": "org.example.unclaimed", "title": title, "webpageURL": "https://example.org/"])
+            let result = try session.baton(["offer", "--file", file])
+            XCTAssertEqual(result.status, 1, "\(title.debugDescription) was offered")
+            XCTAssertTrue(result.errorOutput.contains("\"title\" must not hold"), result.errorOutput)
+        }
+        let file = try activityFile(["type": "org.example.unclaimed", "title": "Fine"])
+        let device = try session.baton(["offer", "--file", file, "--device", "Pix\u{202E}el"])
+        XCTAssertEqual(device.status, 1, "a device name with an override was offered")
+        XCTAssertTrue(device.errorOutput.contains("the device name"), device.errorOutput)
+        XCTAssertTrue(try activities().isEmpty, "nothing was offered")
+        try assertServiceAlive()
+    }
+
     /// A title with a tab, a line break and a right-to-left mark (common in right-to-left
     /// mail subjects) is cleaned by the app before it publishes: listed, never refused.
     func testAnAppsTitleWithTabsLineBreaksAndBidiMarksIsListedCleaned() throws {

@@ -48,4 +48,22 @@ final class OfferListTests: XCTestCase {
         }
         XCTAssertEqual(list.replace(from: "d1", with: offers(3, from: "d1")).added.count, 3, "paired devices keep room")
     }
+
+    func testEveryOfferPassesOneCheckWhateverItsOrigin() async throws {
+        let list = OfferList()
+        var refused: [String] = []
+        list.onRefused = { offer, _ in refused.append(offer.id) }
+        let bad = Offer(id: "bad", summary: ActivitySummary(activityType: "org.example.note", title: "\u{202E}moc.elgoog"),
+                        appID: nil, teamID: nil, device: "d1", origin: .peer(deviceID: "d1"))
+        let good = offers(1, from: "d1")
+        XCTAssertEqual(list.replace(from: "d1", with: [bad] + good).added.map(\.id), good.map(\.id), "a device's bad offer is left out")
+        XCTAssertEqual(refused, ["bad"])
+        for title in ["evil\u{1B}[31m", "csi \u{9B}2J", "a\u{2028}b", String(repeating: "x", count: 5000)] {
+            XCTAssertThrowsError(try list.add(Offer(id: "held", summary: ActivitySummary(activityType: "org.example.note", title: title),
+                                                    appID: nil, teamID: nil, device: "this device", origin: .held([]))))
+        }
+        XCTAssertThrowsError(try list.add(Offer(id: "held", summary: ActivitySummary(activityType: "org.example.note", title: "Fine"),
+                                                appID: nil, teamID: nil, device: "Pix\u{202E}el", origin: .held([]))))
+        XCTAssertEqual(list.offers.count, 1)
+    }
 }

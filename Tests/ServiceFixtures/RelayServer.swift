@@ -28,13 +28,16 @@ public final class RelayServer {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("keys"), withIntermediateDirectories: true)
     }
 
-    /// Starts it and waits for its address.
+    /// Starts it and waits for its address. With `extAddress` (`HOST:PORT`), its invitations
+    /// name that address for sessions instead of its own (`-ext-address`, meant for a port
+    /// forwarded to it).
     public func start(host: String = "127.0.0.1", port: UInt16, namespace: String? = nil, pingInterval: String = "1m",
-                      networkTimeout: String = "2m") throws {
+                      networkTimeout: String = "2m", extAddress: String? = nil) throws {
         guard let executable = Self.executable else { throw FixtureError(Self.missingRequirement ?? "") }
         stop()
         var command = [executable.path, "-pools=", "-status-srv=", "-listen=\(host):\(port)", "-keys=\(folder.appendingPathComponent("keys").path)",
                        "-ping-interval=\(pingInterval)", "-network-timeout=\(networkTimeout)"]
+        if let extAddress { command.append("-ext-address=\(extAddress)") }
         if let namespace { command = ["/usr/sbin/ip", "netns", "exec", namespace] + command }
         let started = try ChildProcess(URL(fileURLWithPath: command[0]), Array(command.dropFirst()),
                                        environment: ProcessInfo.processInfo.environment,

@@ -85,13 +85,15 @@ public final class RelayClient {
 
     private func connectOnce(toCertificate certificateDER: [UInt8]) async throws -> PeerLink {
         let channel = try await RelayChannel.protocolMode(to: relay, certificate: tls.certificate, timeout: timeout)
+        let relayHost = PeerLink.remote(of: channel.connection).host
         try await channel.send(.connectRequest(id: SyncthingDeviceID.digest(ofCertificate: certificateDER)))
         let answer = try await channel.receive(timeout: timeout)
         channel.close()
         guard case .sessionInvitation(_, let key, let address, let port, let serverSocket) = answer else {
             throw LinkError(Self.describe(answer, asking: "to reach the device"))
         }
-        return try await session(key: key, address: address, port: port, serverSocket: serverSocket)
+        let host = try await RelaySessionAddress.host(invited: address, port: port, relay: relay, connected: relayHost)
+        return try await session(key: key, host: host, port: port, serverSocket: serverSocket)
     }
 
     /// Joins the relay and stays joined (answering its pings, joining again after it goes)
@@ -142,6 +144,7 @@ public final class RelayClient {
         let channel = try await RelayChannel.protocolMode(to: relay, certificate: tls.certificate, timeout: timeout)
         membership = channel
         defer { if membership === channel { membership = nil } }
+        let relayHost = PeerLink.remote(of: channel.connection).host
         try await channel.send(.joinRelayRequest)
         let answer = try await channel.receive(timeout: timeout)
         guard case .response(0, _) = answer else { throw LinkError(Self.describe(answer, asking: "to join")) }
@@ -164,7 +167,9 @@ public final class RelayClient {
                 Task { @MainActor in
                     defer { sessions -= 1 }
                     do {
-                        accepting(try await session(key: key, address: address, port: port, serverSocket: serverSocket))
+                        let host = try await RelaySessionAddress.host(invited: address, port: port, relay: relay,
+                                                                      connected: relayHost)
+                        accepting(try await session(key: key, host: host, port: port, serverSocket: serverSocket))
                     } catch {
                         report("a session through \(relay.host):\(relay.port) failed: \(error)")
                     }
@@ -177,10 +182,10 @@ public final class RelayClient {
         }
     }
 
-    /// Joins the session of an invitation and runs Baton's handshake inside: as the TLS
-    /// server when the invitation says so (the joined device), else as the client.
-    private func session(key: [UInt8], address: [UInt8], port: UInt16, serverSocket: Bool) async throws -> PeerLink {
-        let host = Self.host(address) ?? relay.host
+    /// Joins the session of an invitation at `host:port` (the relay's own host,
+    /// ``RelaySessionAddress``) and runs Baton's handshake inside: as the TLS server when the
+    /// invitation says so (the joined device), else as the client.
+    private func session(key: [UInt8], host: String, port: UInt16, serverSocket: Bool) async throws -> PeerLink {
         // Both ends are invited at the same moment, and strelaysrv turns away an end that
         // comes while it is still taking the other one in: the dialer lets the joined
         // device, usually, be first.

@@ -65,6 +65,8 @@ final class PeerNetwork {
     private var unpairedLinkQuota = ConnectionQuota<String>(total: maximumIntroductions,
                                                             perAddress: maximumPerAddress, perNetwork: maximumPerNetwork)
     private var handshakes: [Int: IncomingHandshake] = [:]
+    /// How fast connections are taken in, per address and per network: checked first.
+    var acceptRate = AcceptRate()
     private var nextHandshake = 1
     /// What strangers make this device do: pairing requests per device id, address and network.
     var pairingRequestLimits = (device: RateLimit(count: 3, per: 60), address: RateLimit(count: 6, per: 60),
@@ -252,9 +254,10 @@ final class PeerNetwork {
 
     private func accept(_ connection: UnsafeMutablePointer<GSocketConnection>) {
         let host = PeerLink.remote(of: connection).host
+        let fromPairedDevice = pairedHosts.contains(host)
+        guard withinAcceptRate(connection, from: host, pairedDevice: fromPairedDevice) else { return }
         let id = nextHandshake
         nextHandshake &+= 1
-        let fromPairedDevice = pairedHosts.contains(host)
         let evicted = fromPairedDevice ? pairedHandshakeQuota.admit(id, from: host) : handshakeQuota.admit(id, from: host)
         for other in evicted ?? [] {
             handshakes.removeValue(forKey: other)?.end("a newer connection needed its place")

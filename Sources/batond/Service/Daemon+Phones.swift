@@ -74,13 +74,22 @@ extension Daemon: PhoneBridgeDelegate {
 
     /// A link a phone shared: listed as an offer of a web page from that phone (in place of
     /// the one it shared before, for ``phoneOfferLifetime``), which continues in the app
-    /// claiming its domain, or in the browser.
+    /// claiming its domain, or in the browser. Its title is its host in ASCII
+    /// (``phoneOfferTitle(_:host:)``); a link whose host is not a valid name or address
+    /// (``WebHost``) is refused, said in the log, and not listed.
     func phone(_ phone: Phone, shared url: URL) {
+        let host: WebHost
+        do {
+            host = try WebHost(of: url)
+        } catch {
+            logger.notice("\(phone.name) shared a web page that is not listed: \(error)")
+            return
+        }
         if let previous = phoneOffers.removeValue(forKey: phone.id), let offer = offers.offers[previous] {
             offers.remove(previous)
             withdrawNotification(of: offer)
         }
-        let payload = UserActivityPayload(activityType: UserActivity.browsingWebType, title: url.host ?? url.absoluteString,
+        let payload = UserActivityPayload(activityType: UserActivity.browsingWebType, title: Self.phoneOfferTitle(url, host: host),
                                           webpageURL: url, expirationDate: Date().addingTimeInterval(Self.phoneOfferLifetime))
         do {
             let bytes = try payload.encodedBytes()
@@ -88,10 +97,22 @@ extension Daemon: PhoneBridgeDelegate {
                               device: phone.name, origin: .held(bytes))
             try offers.add(offer)
             phoneOffers[phone.id] = offer.id
-            logger.info("\(phone.name) shared a web page through \(phone.via): offer \(offer.id)")
+            logger.info("\(phone.name) shared a web page\(host.isLocal ? " on a local address" : "") through \(phone.via): offer \(offer.id)")
             notify(offer)
         } catch {
             logger.notice("a web page shared by \(phone.name) cannot be listed: \(error)")
         }
     }
+
+    /// What a phone-shared link's offer (and its notification) is titled: its host in ASCII
+    /// (an internationalized name in punycode); for a host on this computer or its network
+    /// (``WebHost/isLocal``) with the link's port and "(a page on a local address)", so that
+    /// nobody opens `http://127.0.0.1:631/admin/…` taking it for a site.
+    static func phoneOfferTitle(_ url: URL, host: WebHost) -> String {
+        guard host.isLocal else { return host.description }
+        return "\(host)\(url.port.map { ":\($0)" } ?? "") (\(localPageMark))"
+    }
+
+    /// The words that mark a phone-shared link to a local address.
+    static let localPageMark = "a page on a local address"
 }

@@ -65,6 +65,9 @@ final class Daemon {
         }
         offers.onChange = { [weak self] in self?.activitiesChanged() }
         offers.onExpire = { [weak self] offer in self?.withdrawNotification(of: offer) }
+        offers.onRefused = { [weak self] offer, error in
+            self?.logger.notice("an offer from \(Excerpt.of(offer.device)) is not listed: \(error)")
+        }
         notifier.onAction = { [weak self] key, action, token in self?.notificationAction(key, action, activationToken: token) }
         notifier.isCurrent = { [weak self] key in self?.isCurrent(key) ?? false }
         broker.delegate = self

@@ -41,15 +41,19 @@ final class OfferList {
     var onChange: () -> Void = {}
     /// Called with each offer that expires.
     var onExpire: (Offer) -> Void = { _ in }
+    /// Called with each offer of a device that ``replace(from:with:)`` leaves out as invalid, and why.
+    var onRefused: (Offer, any Error) -> Void = { _, _ in }
 
     /// The most offers listed at once.
     static let maximumOffers = 64
     /// The most offers listed from one origin: one paired device, or `AddOffer` on this one.
     static let maximumOffersPerOrigin = 16
 
-    /// Adds an offer held by batond (`AddOffer`); throws when the list, or the room of such
-    /// offers, is full, or when the offer has already expired.
+    /// Adds an offer held by batond (`AddOffer`, a phone's link); throws when the offer is
+    /// invalid (``Offer/check()``), when the list, or the room of such offers, is full, or
+    /// when the offer has already expired.
     func add(_ offer: Offer) throws {
+        try offer.check()
         guard offers.count < Self.maximumOffers else {
             throw ServiceError.invalidArguments("too many offers (at most \(Self.maximumOffers))")
         }
@@ -75,9 +79,10 @@ final class OfferList {
     }
 
     /// Replaces the offers of the device `deviceID` with `offers`, most recent first (the
-    /// order a device sends them in); offers that are expired, or whose id another source
-    /// or an earlier offer in the list uses, are left out, as are offers past
-    /// ``maximumOffersPerOrigin`` or ``maximumOffers``.
+    /// order a device sends them in); offers that are invalid (``Offer/check()``, each told
+    /// to ``onRefused``) or expired, or whose id another source or an earlier offer in the
+    /// list uses, are left out, as are offers past ``maximumOffersPerOrigin`` or
+    /// ``maximumOffers``.
     ///
     /// - Returns: the offers added and those withdrawn.
     func replace(from deviceID: String, with offers: [Offer]) -> (added: [Offer], withdrawn: [Offer]) {
@@ -85,6 +90,12 @@ final class OfferList {
         for offer in previous { self.offers[offer.id] = nil }
         var listed: [Offer] = []
         for offer in offers where !offer.summary.isExpired() && self.offers[offer.id] == nil {
+            do {
+                try offer.check()
+            } catch {
+                onRefused(offer, error)
+                continue
+            }
             guard listed.count < Self.maximumOffersPerOrigin, self.offers.count < Self.maximumOffers else { break }
             self.offers[offer.id] = offer
             listed.append(offer)

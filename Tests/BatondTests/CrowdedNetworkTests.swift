@@ -1,0 +1,52 @@
+import Foundation
+import ServiceFixtures
+import XCTest
+
+/// A person's own network with a dozen devices: twelve batonds on one /24 (127.0.2.1–12),
+/// each given the other eleven as static peers, all started together. Each must list its
+/// neighbours: the limits on strangers' connections (places per address and network, the
+/// accept rate) must leave room for them. The test prints when all listed all, and how many
+/// each lists after 60 s (unpaired links close after 30 s; the devices seen stay listed, at
+/// most 4 per address and 8 per network).
+final class CrowdedNetworkTests: XCTestCase {
+    private var sessions: [ServiceSession] = []
+
+    override func setUpWithError() throws {
+        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
+    }
+
+    override func tearDown() {
+        if testRun?.hasSucceeded == false { sessions.first?.printLogs() }
+        sessions.forEach { $0.tearDown() }
+    }
+
+    func testTwelveDevicesOnOneNetworkListTheirNeighbours() throws {
+        let count = 12
+        let port = Int.random(in: 41_000...47_000)
+        let addresses = (1...count).map { "127.0.2.\($0):\(port)" }
+        for index in 0..<count {
+            let session = try ServiceSession()
+            try session.startBus()
+            sessions.append(session)
+        }
+        let started = Date()
+        for (index, session) in sessions.enumerated() {
+            let peers = addresses.enumerated().filter { $0.offset != index }.flatMap { ["--peer", $0.element] }
+            try session.startBatond(["--listen", addresses[index], "--name", "device\(index + 1)"] + peers, name: "batond")
+        }
+        var listed = Array(repeating: 0, count: count)
+        var allAt: Double?
+        while Date().timeIntervalSince(started) < 60 {
+            for (index, session) in sessions.enumerated() {
+                let devices = try session.baton(["devices", "--json"]).json as? [[String: Any]] ?? []
+                listed[index] = devices.filter { ($0["name"] as? String)?.hasPrefix("device") == true }.count
+            }
+            if allAt == nil, listed.allSatisfy({ $0 == count - 1 }) { allAt = Date().timeIntervalSince(started) }
+            Thread.sleep(forTimeInterval: 2)
+        }
+        print("crowded network: after 60 s, each of \(count) batonds lists \(listed) of its \(count - 1) neighbours; "
+              + (allAt.map { String(format: "all listed all after %.1f s", $0) } ?? "never all at once"))
+        XCTAssertNotNil(allAt, "every batond listed all its neighbours at some point")
+        XCTAssertGreaterThanOrEqual(listed.min() ?? 0, 7, "each lists at least as many as it did before the accept rate")
+    }
+}
