@@ -1,5 +1,7 @@
 import ArgumentParser
+import BatonBus
 import BatonGLib
+import Foundation
 
 struct ContinueCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,7 +10,9 @@ struct ContinueCommand: ParsableCommand {
         discussion: """
             Exits 0 once the app that continues the activity reported the restore; otherwise \
             exits 1 with the reason on stderr. With --file, the activity is read from a JSON \
-            file (see `baton inspect --json` for the shape; - reads standard input).
+            file (see `baton inspect --json` for the shape; - reads standard input). The \
+            desktop's activation token in XDG_ACTIVATION_TOKEN, when set, goes to the app, so \
+            that the continued window comes to the front.
             """)
 
     @Argument(help: "The id of a listed activity (see `baton activities`).")
@@ -33,7 +37,14 @@ struct ContinueCommand: ParsableCommand {
                                                               .dictionary(activity.options)], timeout: timeout)
                 print("Continued \(TerminalText.printable(activity.type)).")
             } else if let id {
-                _ = try ServiceProxy.call("Continue", [.string(id)], timeout: timeout)
+                // The desktop's token for the terminal's key press (XDG_ACTIVATION_TOKEN), so that
+                // the continued window may come to the front, as from a notification.
+                var options: [String: BusValue] = [:]
+                if let token = ProcessInfo.processInfo.environment["XDG_ACTIVATION_TOKEN"],
+                   BatonService.isAcceptableActivationToken(token) {
+                    options[BatonService.continueActivationTokenKey] = .string(token)
+                }
+                _ = try ServiceProxy.call("ContinueWithOptions", [.string(id), .dictionary(options)], timeout: timeout)
                 print("Continued \(TerminalText.printable(id)).")
             }
         }

@@ -29,6 +29,29 @@ final class ActivationTokenTests: ServiceTestCase {
         XCTAssertTrue(app.child.log.contains("note: activation token token-running-42"), app.child.log)
     }
 
+    /// `baton continue` in a terminal passes the desktop's token for its key press
+    /// (`XDG_ACTIVATION_TOKEN`), as the Baton app passes its own (`ContinueWithOptions`).
+    func testBatonContinuePassesItsActivationTokenToTheApp() throws {
+        let app = try startNoteApp("note", text: "idle")
+        try offerNote("typed")
+        let id = try XCTUnwrap(activities().first { $0["title"] as? String == "Note: typed" }?["id"] as? String)
+        session.environmentOverrides["XDG_ACTIVATION_TOKEN"] = "token-terminal-5"
+        defer { session.environmentOverrides["XDG_ACTIVATION_TOKEN"] = nil }
+        let result = try session.baton(["continue", id])
+        XCTAssertEqual(result.status, 0, result.errorOutput)
+        XCTAssertNotNil(app.waitForEvent("restored"))
+        XCTAssertTrue(app.child.log.contains("note: activation token token-terminal-5"), app.child.log)
+
+        // A token that is not one (a control character) is refused, and nothing continues.
+        try offerNote("refused")
+        let second = try XCTUnwrap(activities().first { $0["title"] as? String == "Note: refused" }?["id"] as? String)
+        let refused = try session.run(URL(fileURLWithPath: "/usr/bin/gdbus"), [
+            "call", "--session", "--dest", "org.baton.Daemon", "--object-path", "/org/baton/Daemon",
+            "--method", "org.baton.Daemon1.ContinueWithOptions", second, "{'activation-token': <'bad\\u001btoken'>}"])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.errorOutput.contains("activation-token"), refused.errorOutput)
+    }
+
     func testAnAppBatondStartsFindsTheTokenInItsEnvironment() throws {
         try requireDisplay()
         try startClickingServer(token: "token-launched-7")

@@ -19,8 +19,6 @@ final class CalmNotificationTests: NotifiedDevicePairTestCase {
     }
 
     func testAChangeOfTheSameKindIsNotNotifiedAgainAndTheNotificationGoesOnceUsed() throws {
-        // A has the app that continues B's notes (an offer nothing here opens is not notified).
-        try devices.a.installTestAppEntry(id: "org.baton.TestApp")
         try devices.b.installTestAppEntry(id: "org.baton.TestApp")
         let note = try devices.b.start(ServiceSession.product("BatonTestApp"), ["app", "--text", "draft"], name: "note")
         XCTAssertNotNil(devices.a.waitForActivity(titled: "Note: draft", timeout: 15))

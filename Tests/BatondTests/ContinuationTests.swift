@@ -144,16 +144,33 @@ final class ContinuationTests: ServiceTestCase {
         XCTAssertTrue(again.errorOutput.contains("no activity or offer has the id \"\(id)\""), again.errorOutput)
     }
 
+    /// Text others chose never acts on the terminal: a title or device name holding terminal
+    /// controls is refused by the one check every offer passes, and text batond does not
+    /// check (`userInfo`, which `inspect` prints) is printed with them replaced.
     func testTitlesArePrintedWithoutTerminalControls() throws {
-        let title = "Note \u{1B}]0;pwned\u{07}\u{1B}[2J \u{202E}txt.exe"
-        XCTAssertEqual(try session.baton(["offer", "--file", activityFile(["type": "org.baton.test.note", "title": title]),
-                                          "--device", "phone\u{1B}[31m"]).status, 0)
-        let listing = try session.baton(["activities"])
-        XCTAssertEqual(listing.status, 0, listing.errorOutput)
-        XCTAssertFalse(listing.output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" },
-                       "no escape sequence or override reaches the terminal: \(listing.output.debugDescription)")
-        XCTAssertTrue(listing.output.contains("Note \u{FFFD}]0;pwned\u{FFFD}\u{FFFD}[2J \u{FFFD}txt.exe"), listing.output)
-        XCTAssertEqual(try activities().first?["title"] as? String, title, "--json gives the text as it is, escaped as JSON")
+        let hostile = "Note \u{1B}]0;pwned\u{07}\u{1B}[2J \u{202E}txt.exe"
+        let refused = try session.baton(["offer", "--file", activityFile(["type": "org.baton.test.note", "title": hostile]),
+                                         "--device", "phone"])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.errorOutput.contains("title"), refused.errorOutput)
+        let badDevice = try session.baton(["offer", "--file", activityFile(["type": "org.baton.test.note", "title": "Note"]),
+                                           "--device", "phone\u{1B}[31m"])
+        XCTAssertNotEqual(badDevice.status, 0, "a device name with controls is refused too")
+        XCTAssertTrue(try activities().isEmpty, "nothing was listed")
+
+        let added = try session.baton(["offer", "--file", activityFile(["type": "org.baton.test.note", "title": "Note",
+                                                                        "userInfo": ["text": hostile]]),
+                                       "--device", "phone"])
+        XCTAssertEqual(added.status, 0, added.errorOutput)
+        let id = try XCTUnwrap(try activities().first?["id"] as? String)
+        let inspected = try session.baton(["inspect", id])
+        XCTAssertEqual(inspected.status, 0, inspected.errorOutput)
+        XCTAssertFalse(inspected.output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" },
+                       "no escape sequence or override reaches the terminal: \(inspected.output.debugDescription)")
+        XCTAssertTrue(inspected.output.contains("Note \u{FFFD}]0;pwned\u{FFFD}\u{FFFD}[2J \u{FFFD}txt.exe"), inspected.output)
+        let json = try session.baton(["inspect", id, "--json"])
+        XCTAssertEqual(((json.json as? [String: Any])?["userInfo"] as? [String: Any])?["text"] as? String, hostile,
+                       "--json gives the text as it is, escaped as JSON")
     }
 
     func testExpiredOffersDisappear() throws {

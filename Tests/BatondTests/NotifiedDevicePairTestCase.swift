@@ -2,9 +2,10 @@ import Foundation
 import ServiceFixtures
 import XCTest
 
-/// Two paired devices with a notification server on one of them: the setup of the tests of
-/// what a person is shown on another device (offers, notifications, settings, names). On a
-/// failure, both batonds' logs and the notifications are printed.
+/// Two paired devices with a notification server on one of them, which has the test app
+/// installed: the setup of the tests of what a person is shown on another device (offers,
+/// notifications, settings, names). On a failure, both batonds' logs and the notifications
+/// are printed.
 class NotifiedDevicePairTestCase: XCTestCase {
     var devices: DevicePair!
     var notifications: NotificationLog!
@@ -20,6 +21,9 @@ class NotifiedDevicePairTestCase: XCTestCase {
         try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
         devices = try DevicePair(fixedNames: !Self.renamable)
         notifications = try NotificationLog(on: devices[keyPath: Self.notifiedDevice])
+        // The notified device has the test app, which continues the other's notes: a device's
+        // offer that no app here opens is listed but never notified.
+        try devices[keyPath: Self.notifiedDevice].installTestAppEntry(id: "org.baton.TestApp")
         _ = try devices.pair()
     }
 

@@ -60,8 +60,8 @@ extension Daemon {
     ///   the same kind (the next message read) shows nothing new, and the notification's
     ///   Continue continues what the device offers now;
     /// - nothing is shown for what this device just handed to that device (its own offer,
-    ///   continued there, coming back), nor for an offer no app here can open that has no web
-    ///   page;
+    ///   continued there, coming back), nor for a device's offer no app here can open that has
+    ///   no web page;
     /// - its body names the device alone, with its short id only when another device here
     ///   has the same name.
     func notify(_ offer: Offer) {
@@ -69,7 +69,10 @@ extension Daemon {
         let type = offer.summary.activityType
         let claimant = broker.claimantIcon(for: type, teamID: offer.teamID, webpageURL: offer.summary.webpageURL)
         let inApp = claimant != nil || broker.hasClaimant(for: type, teamID: offer.teamID, webpageURL: offer.summary.webpageURL)
-        guard settingsStore.settings.notifications == .on, isShown(offer), inApp || offer.summary.webpageURL != nil else {
+        // Only an app verified for the type receives another device's activity; one added here
+        // (`AddOffer`) may go to any claimant, as this user's own.
+        let opensHere = inApp || offer.summary.webpageURL != nil || offer.peerDeviceID == nil
+        guard settingsStore.settings.notifications == .on, isShown(offer), opensHere else {
             if notifiedOffers.removeValue(forKey: key)?.isShown == true { notifier.withdraw(key: key) }
             return
         }

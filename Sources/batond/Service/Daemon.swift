@@ -129,12 +129,13 @@ final class Daemon {
             case "Fetch":
                 let source = try source(arguments.at(0)?.string ?? "")
                 answer(call) { [broker] in [.bytes(try await broker.fetch(source))] }
-            case "Continue":
+            case "Continue", "ContinueWithOptions":
                 let offerID = arguments.at(0)?.string ?? ""
+                let token = try Self.activationToken(in: call.method == "Continue" ? [:] : arguments.at(1)?.dictionary)
                 let source = try source(offerID)
                 notificationUsed(offerID)
                 answer(call) { [broker] in
-                    try await broker.continueActivity(source)
+                    try await broker.continueActivity(source, activationToken: token)
                     return []
                 }
             case "ContinuePayload":
@@ -257,6 +258,20 @@ final class Daemon {
     func activitiesChanged() {
         connection.emitSignal(path: BatonService.daemonPath, interface: BatonService.daemonInterface,
                               name: "ActivitiesChanged")
+    }
+
+    /// The caller's activation token among `ContinueWithOptions`' options, if it gave one.
+    ///
+    /// - Throws: ``ServiceError/invalidArguments(_:)`` for options that are not `a{sv}`, or a
+    ///   token that is not a string batond passes on.
+    private static func activationToken(in options: [String: BusValue]?) throws -> String? {
+        guard let options else { throw ServiceError.invalidArguments("expected (s, a{sv})") }
+        guard let value = options[BatonService.continueActivationTokenKey] else { return nil }
+        guard let token = value.string, BatonService.isAcceptableActivationToken(token) else {
+            throw ServiceError.invalidArguments("option \"\(BatonService.continueActivationTokenKey)\" must be a string of 1 to "
+                + "\(BatonService.maximumActivationTokenLength) bytes without control characters")
+        }
+        return token
     }
 
     private static func option(_ options: [String: BusValue], _ key: String) throws -> String? {
