@@ -219,8 +219,61 @@ final class BatonAppController {
         run("Unpair", [.string(id)]) { [weak self] _ in self?.window?.showToast("Unpaired “\(name)”") }
     }
 
-    func continueOffer(_ id: String) {
-        run("Continue", [.string(id)], timeout: 120) { _ in }
+    /// Continues an offer: says so at once, passes the desktop's activation token for the
+    /// click (so the continued window comes to the front), and says in place, in plain words,
+    /// why it failed.
+    func continueOffer(_ id: String, title: String, device: String) {
+        window?.showToast("Continuing “\(title)”…")
+        var options: [String: BusValue] = [:]
+        if let token = Self.activationToken() { options[BatonService.continueActivationTokenKey] = .string(token) }
+        run("ContinueWithOptions", [.string(id), .dictionary(options)], timeout: 120, failed: { [weak self] error in
+            self?.showContinueFailed(title: title, device: device, error: error)
+        }) { [weak self] _ in
+            self?.window?.showToast("Continued “\(title)”")
+        }
+    }
+
+    /// A token from the desktop for the person's click, which lets another app's window come
+    /// to the front (Wayland's XDG activation, X11's startup notification); `nil` when the
+    /// display gives none.
+    private static func activationToken() -> String? {
+        guard let display = gdk_display_get_default(), let context = gdk_display_get_app_launch_context(display) else {
+            return nil
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(context)) }
+        let launch = UnsafeMutableRawPointer(context).assumingMemoryBound(to: GAppLaunchContext.self)
+        // GIO asks for the app being started; the token is for whichever app batond hands the
+        // activity to, so an app of no id stands for it.
+        guard let app = g_app_info_create_from_commandline("true", "Baton", G_APP_INFO_CREATE_NONE, nil) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(app)) }
+        guard let id = g_app_launch_context_get_startup_notify_id(launch, app, nil) else { return nil }
+        defer { g_free(id) }
+        let token = String(cString: id)
+        return BatonService.isAcceptableActivationToken(token) ? token : nil
+    }
+
+    /// Says why continuing failed, where the person clicked, in plain words (the service's own
+    /// words go to the log).
+    private func showContinueFailed(title: String, device: String, error: any Error) {
+        let said = "\(error)"
+        let reason: String
+        if said.contains("did not answer") || said.contains("connection") || said.contains("not linked")
+            || said.contains("no longer offered") || said.contains("timed out") {
+            reason = "“\(device)” didn’t respond. Make sure it is awake and on the same network."
+        } else if said.contains("no app") || said.contains("claim") {
+            reason = "No app on this computer can open “\(title)”."
+        } else {
+            reason = "“\(title)” could not be continued here."
+        }
+        window?.dismissToast()
+        let dialog = adw_message_dialog_new(window?.gtkWindow, "Couldn’t Continue", reason)!
+        let message = baton_adw_message_dialog(dialog)
+        adw_message_dialog_set_body_use_markup(message, 0)
+        adw_message_dialog_add_response(message, "close", "_Close")
+        adw_message_dialog_set_default_response(message, "close")
+        adw_message_dialog_set_close_response(message, "close")
+        gtk_window_present(dialog.cast(to: GtkWindow.self))
+        logger.info("could not continue \(title): \(said)")
     }
 
     func rename(_ name: String) { run("SetDeviceName", [.string(name)]) { _ in } }

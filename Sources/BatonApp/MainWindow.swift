@@ -80,12 +80,17 @@ final class MainWindow: ApplicationWindow {
         gtk_box_append(slot.cast(to: GtkBox.self), content)
     }
 
+    /// Takes down the toast on screen, if any.
+    func dismissToast() {
+        guard let toast else { return }
+        adw_toast_dismiss(toast)
+        g_object_unref(UnsafeMutableRawPointer(toast))
+        self.toast = nil
+    }
+
     /// Shows `text` in a toast, in place of the one shown before.
     func showToast(_ text: String) {
-        if let toast {
-            adw_toast_dismiss(toast)
-            g_object_unref(UnsafeMutableRawPointer(toast))
-        }
+        dismissToast()
         let new = adw_toast_new(Rows.escaped(text))
         g_object_ref(UnsafeMutableRawPointer(new))
         toast = new

@@ -158,7 +158,10 @@ struct Pages {
             }
             let label = claimant == nil ? "_Open in Browser" : "_Continue"
             let row = Rows.row(title, subtitle: from, icon: claimant?["icon"]?.string ?? "web-browser-symbolic", in: group)
-            let button = Rows.button(label, classes: ["suggested-action"]) { [controller] in controller.continueOffer(id) }
+            let device = record["device"]?.string ?? "the other device"
+            let button = Rows.button(label, classes: ["suggested-action"]) { [controller] in
+                controller.continueOffer(id, title: title, device: device)
+            }
             Rows.suffix(button, to: row)
             if firstAction["offers"] == nil { firstAction["offers"] = button }
         }

@@ -113,6 +113,8 @@ class BatonAppScenarios: XCTestCase {
         try desktop.key("Return")
         let restored = try XCTUnwrap(target.waitForEvent("restored"), "Continue in the app continued the offer")
         XCTAssertEqual((restored["userInfo"] as? [String: Any])?["text"] as? String, "from alpha")
+        XCTAssertTrue(target.child.log.contains("note: activation token") && !target.child.log.contains("note: activation token none"),
+                      "the app's click reached the continuing app as an activation token: \(target.child.log)")
         if desktop.kind == "x11" {
             // A's pages whole in the screenshots: B's window moves off the screen.
             let move = Process()
@@ -245,8 +247,40 @@ extension BatonAppScenarios {
     }
 }
 
+extension BatonAppScenarios {
+    /// Continue in the app says at once that it is continuing, and a failure is explained
+    /// where the person clicked, in plain words ("Couldn’t Continue"), not only in a window of
+    /// another app that may be behind.
+    func checkAFailedContinueIsExplainedInTheApp() throws {
+        let app = try devices.b.start(ServiceSession.product("baton-app"), ["--page", "offers"], name: "app-b")
+        let windowB = try window(of: app, titled: "Baton")
+        try devices.b.installTestAppEntry(id: "org.baton.TestApp")
+        _ = try devices.b.start(ServiceSession.product("BatonTestApp"), ["app", "--text", "declining", "--decline"],
+                                name: "decliner")
+        let file = devices.b.root.appendingPathComponent("offer.json")
+        try JSONSerialization.data(withJSONObject: ["type": "org.baton.test.note", "title": "Lunch on Friday",
+                                                    "userInfo": ["text": "noon"], "teamID": "org.baton.test"]).write(to: file)
+        XCTAssertEqual(try devices.b.baton(["offer", "--file", file.path, "--device", "laptop"]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 10) { app.log.contains("showing 1 offers") }, app.log)
+        Thread.sleep(forTimeInterval: 0.5)
+        try desktop.focus(windowB)
+        try desktop.key("alt+3")
+        Thread.sleep(forTimeInterval: 0.3)
+        try desktop.key("Return")
+        XCTAssertTrue(waitUntil(timeout: 15) { try !self.desktop.windows(pid: app.pid) { $0 == "Couldn’t Continue" }.isEmpty },
+                      "the app says why, where the person clicked: \(app.log)")
+        XCTAssertTrue(app.log.contains("could not continue Lunch on Friday"), app.log)
+        Thread.sleep(forTimeInterval: 0.3)
+        try screenshot("continue-failed")
+    }
+}
+
 /// On the test's X display (xvfb-run), driven with xdotool.
 final class BatonAppTests: BatonAppScenarios {
+    func testAFailedContinueIsExplainedInTheApp() throws {
+        try checkAFailedContinueIsExplainedInTheApp()
+    }
+
     func testEnterCodeOnAPairingNotificationOpensTheAppsDialog() throws {
         try checkEnterCodeOnAPairingNotificationOpensTheAppsDialog()
     }
