@@ -178,18 +178,10 @@ final class BatonAppController {
 
     /// Says that pairing with `name` failed and why, with Try Again, which starts it anew.
     private func showPairingFailed(_ id: String, name: String, reason: String) {
-        let dialog = adw_message_dialog_new(window?.gtkWindow, "Pairing Failed", reason)!
-        let message = baton_adw_message_dialog(dialog)
-        adw_message_dialog_set_body_use_markup(message, 0)
-        adw_message_dialog_add_response(message, "close", "_Close")
-        adw_message_dialog_add_response(message, "retry", "_Try Again")
-        adw_message_dialog_set_response_appearance(message, "retry", ADW_RESPONSE_SUGGESTED)
-        adw_message_dialog_set_default_response(message, "retry")
-        adw_message_dialog_set_close_response(message, "close")
-        GObjectSignals.connectIgnoringArgument(UnsafeMutableRawPointer(dialog), "response::retry") { [weak self] in
-            self?.pair(id, name: name)
-        }
-        gtk_window_present(dialog.cast(to: GtkWindow.self))
+        MessageDialog.present(over: window?.gtkWindow, heading: "Pairing Failed", body: reason,
+                              answer: .init(label: "_Try Again", appearance: ADW_RESPONSE_SUGGESTED) { [weak self] in
+                                  self?.pair(id, name: name)
+                              })
         logger.info("pairing with \(name) failed: \(reason)")
     }
 
@@ -200,19 +192,13 @@ final class BatonAppController {
     /// Asks the person before unpairing: the device is forgotten on both sides, and only
     /// pairing again, on both computers, brings it back.
     func confirmUnpair(_ id: String, name: String) {
-        let dialog = adw_message_dialog_new(window?.gtkWindow, "Unpair “\(name)”?",
-                                            "“\(name)” will no longer see what you do here, and you will no longer see what you do there. To hand off with it again, pair the two computers again.")!
-        let message = baton_adw_message_dialog(dialog)
-        adw_message_dialog_set_body_use_markup(message, 0)
-        adw_message_dialog_add_response(message, "cancel", "_Cancel")
-        adw_message_dialog_add_response(message, "unpair", "_Unpair")
-        adw_message_dialog_set_response_appearance(message, "unpair", ADW_RESPONSE_DESTRUCTIVE)
-        adw_message_dialog_set_default_response(message, "cancel")
-        adw_message_dialog_set_close_response(message, "cancel")
-        GObjectSignals.connectIgnoringArgument(UnsafeMutableRawPointer(dialog), "response::unpair") { [weak self] in
-            self?.unpair(id, name: name)
-        }
-        gtk_window_present(dialog.cast(to: GtkWindow.self))
+        MessageDialog.present(over: window?.gtkWindow, heading: "Unpair “\(name)”?",
+                              body: "“\(name)” will no longer see what you do here, and you will no longer see what you do there. "
+                                  + "To hand off with it again, pair the two computers again.",
+                              dismiss: "_Cancel",
+                              answer: .init(label: "_Unpair", appearance: ADW_RESPONSE_DESTRUCTIVE) { [weak self] in
+                                  self?.unpair(id, name: name)
+                              })
     }
 
     private func unpair(_ id: String, name: String) {
@@ -225,7 +211,7 @@ final class BatonAppController {
     func continueOffer(_ id: String, title: String, device: String) {
         window?.showToast("Continuing “\(title)”…")
         var options: [String: BusValue] = [:]
-        if let token = Self.activationToken() { options[BatonService.continueActivationTokenKey] = .string(token) }
+        if let token = activationToken() { options[BatonService.continueActivationTokenKey] = .string(token) }
         run("ContinueWithOptions", [.string(id), .dictionary(options)], timeout: 120, failed: { [weak self] error in
             self?.showContinueFailed(title: title, device: device, error: error)
         }) { [weak self] _ in
@@ -236,21 +222,26 @@ final class BatonAppController {
     /// A token from the desktop for the person's click, which lets another app's window come
     /// to the front (Wayland's XDG activation, X11's startup notification); `nil` when the
     /// display gives none.
-    private static func activationToken() -> String? {
-        guard let display = gdk_display_get_default(), let context = gdk_display_get_app_launch_context(display) else {
-            return nil
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(context)) }
-        let launch = UnsafeMutableRawPointer(context).assumingMemoryBound(to: GAppLaunchContext.self)
+    private func activationToken() -> String? {
+        guard let context = launchContext else { return nil }
         // GIO asks for the app being started; the token is for whichever app batond hands the
         // activity to, so an app of no id stands for it.
         guard let app = g_app_info_create_from_commandline("true", "Baton", G_APP_INFO_CREATE_NONE, nil) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(app)) }
-        guard let id = g_app_launch_context_get_startup_notify_id(launch, app, nil) else { return nil }
+        guard let id = g_app_launch_context_get_startup_notify_id(context, app, nil) else { return nil }
         defer { g_free(id) }
         let token = String(cString: id)
         return BatonService.isAcceptableActivationToken(token) ? token : nil
     }
+
+    /// The display's launch context, kept for the app's life: GDK's X11 one still uses it
+    /// after handing out a startup id (to end the startup sequence later).
+    private lazy var launchContext: UnsafeMutablePointer<GAppLaunchContext>? = {
+        guard let display = gdk_display_get_default(), let context = gdk_display_get_app_launch_context(display) else {
+            return nil
+        }
+        return UnsafeMutableRawPointer(context).assumingMemoryBound(to: GAppLaunchContext.self)
+    }()
 
     /// Says why continuing failed, where the person clicked, in plain words (the service's own
     /// words go to the log).
@@ -266,13 +257,7 @@ final class BatonAppController {
             reason = "“\(title)” could not be continued here."
         }
         window?.dismissToast()
-        let dialog = adw_message_dialog_new(window?.gtkWindow, "Couldn’t Continue", reason)!
-        let message = baton_adw_message_dialog(dialog)
-        adw_message_dialog_set_body_use_markup(message, 0)
-        adw_message_dialog_add_response(message, "close", "_Close")
-        adw_message_dialog_set_default_response(message, "close")
-        adw_message_dialog_set_close_response(message, "close")
-        gtk_window_present(dialog.cast(to: GtkWindow.self))
+        MessageDialog.present(over: window?.gtkWindow, heading: "Couldn’t Continue", body: reason)
         logger.info("could not continue \(title): \(said)")
     }
 

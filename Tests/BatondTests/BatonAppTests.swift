@@ -45,21 +45,7 @@ class BatonAppScenarios: XCTestCase {
     }
 
     func checkTwoDevicesPairFromTheAppAndContinueAnOfferFromTheList() throws {
-        let appA = try devices.a.start(ServiceSession.product("baton-app"), ["--page", "devices"], name: "app-a")
-        let appB = try devices.b.start(ServiceSession.product("baton-app"), ["--page", "devices"], name: "app-b")
-        let windowA = try window(of: appA, titled: "Baton")
-        let windowB = try window(of: appB, titled: "Baton")
-        if desktop.kind == "x11" {
-            // Side by side, as two screens would be (Xvfb has no window manager to place them).
-            let move = Process()
-            move.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
-            move.arguments = ["windowmove", windowB, "640", "0"]
-            try move.run()
-            move.waitUntilExit()
-        }
-        // Each app has read its pages (the line it logs after each rebuild).
-        XCTAssertTrue(waitUntil(timeout: 10) { appA.log.contains("1 other devices") && appB.log.contains("1 other devices") },
-                      "the apps list the other device: \(appA.log) \(appB.log)")
+        let (appA, appB, windowA, windowB) = try startApps()
         // The Doctor page holds the checks only a client can make as well as batond's: the
         // test session enables no unit and no autostart entry, so that one fails.
         XCTAssertTrue(appA.log.contains("failed:") && appA.log.contains("starts with the session"), appA.log)
@@ -115,14 +101,8 @@ class BatonAppScenarios: XCTestCase {
         XCTAssertEqual((restored["userInfo"] as? [String: Any])?["text"] as? String, "from alpha")
         XCTAssertTrue(target.child.log.contains("note: activation token") && !target.child.log.contains("note: activation token none"),
                       "the app's click reached the continuing app as an activation token: \(target.child.log)")
-        if desktop.kind == "x11" {
-            // A's pages whole in the screenshots: B's window moves off the screen.
-            let move = Process()
-            move.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
-            move.arguments = ["windowmove", windowB, "1280", "0"]
-            try move.run()
-            move.waitUntilExit()
-        }
+        // A's pages whole in the screenshots: B's window moves off the screen.
+        try moveOnX11(windowB, to: 1280)
         try desktop.focus(windowA)
         for (key, page) in [("alt+4", "apps"), ("alt+5", "doctor"), ("alt+1", "device")] {
             try desktop.key(key)
@@ -145,22 +125,29 @@ class BatonAppScenarios: XCTestCase {
         try screenshot("device-renamed")
     }
 
-    /// Starts both apps on the Devices page, side by side; returns them and their windows.
+    /// Starts both apps on the Devices page, side by side, and waits until each lists the
+    /// other device; returns them and their windows.
     private func startApps() throws -> (a: ChildProcess, b: ChildProcess, windowA: String, windowB: String) {
         let appA = try devices.a.start(ServiceSession.product("baton-app"), ["--page", "devices"], name: "app-a")
         let appB = try devices.b.start(ServiceSession.product("baton-app"), ["--page", "devices"], name: "app-b")
         let windowA = try window(of: appA, titled: "Baton")
         let windowB = try window(of: appB, titled: "Baton")
-        if desktop.kind == "x11" {
-            let move = Process()
-            move.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
-            move.arguments = ["windowmove", windowB, "640", "0"]
-            try move.run()
-            move.waitUntilExit()
-        }
+        // Side by side, as two screens would be (Xvfb has no window manager to place them).
+        try moveOnX11(windowB, to: 640)
+        // Each app has read its pages (the line it logs after each rebuild).
         XCTAssertTrue(waitUntil(timeout: 10) { appA.log.contains("1 other devices") && appB.log.contains("1 other devices") },
                       "the apps list the other device: \(appA.log) \(appB.log)")
         return (appA, appB, windowA, windowB)
+    }
+
+    /// Moves `window` to `x` on the X display (sway places windows itself).
+    private func moveOnX11(_ window: String, to x: Int) throws {
+        guard desktop.kind == "x11" else { return }
+        let move = Process()
+        move.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+        move.arguments = ["windowmove", window, "\(x)", "0"]
+        try move.run()
+        move.waitUntilExit()
     }
 
     /// A wrong code typed on A is explained on both screens ("Pairing Failed", the codes
@@ -224,8 +211,9 @@ extension BatonAppScenarios {
         try entry.write(to: devices.a.dataHome.appendingPathComponent("applications/org.baton.Baton.desktop"),
                         atomically: true, encoding: .utf8)
         let log = devices.a.root.appendingPathComponent("clicks.jsonl")
-        _ = try devices.a.start(ServiceSession.product("BatonTestApp"),
-                                ["notification-server", "--log", log.path, "--invoke", "enter-code"], name: "notifications")
+        let server = try devices.a.start(ServiceSession.product("BatonTestApp"),
+                                         ["notification-server", "--log", log.path, "--invoke", "enter-code"], name: "notifications")
+        XCTAssertTrue(waitUntil { server.log.contains("notification server ready") }, server.log)
         let request = try devices.b.baton(["pair", "alpha"])
         XCTAssertEqual(request.status, 0, request.errorOutput)
         var dialog: String?
