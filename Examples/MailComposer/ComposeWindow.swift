@@ -38,10 +38,15 @@ final class ComposeWindow: AppWindow, UserActivityDelegate {
     /// The chooser of files to attach.
     let fileChooser = FileChooser()
 
+    /// Says, in the main window, where the draft went when another device continued it.
+    private let onContinuedElsewhere: @MainActor (_ news: String, _ device: String) -> Void
+
     init(application: BatonApplication, draftID: UUID = UUID(), store: AttachmentStore,
+         onContinuedElsewhere: @escaping @MainActor (_ news: String, _ device: String) -> Void = { _, _ in },
          onSend: @escaping (ComposeWindow, MailMessage) -> Bool) {
         self.draftID = draftID
         self.onSend = onSend
+        self.onContinuedElsewhere = onContinuedElsewhere
         self.store = store
         super.init(application: application, title: "New Message", width: 640, height: 520,
                    shortcuts: MailApplication.shortcuts)
@@ -202,6 +207,14 @@ final class ComposeWindow: AppWindow, UserActivityDelegate {
     func userActivityWasContinued(_ userActivity: UserActivity) {
         userActivity.invalidate()
         destroy()
+    }
+
+    /// The draft went to another device: it closes here, and the main window says where it
+    /// went ("“Lunch on Friday” continued on Study desktop").
+    func userActivity(_ userActivity: UserActivity, wasContinuedOn device: String) {
+        let subject = Widgets.text(of: subjectEntry)
+        onContinuedElsewhere("“\(subject.isEmpty ? "New Message" : subject)” continued on \(device)", device)
+        userActivityWasContinued(userActivity)
     }
 
     /// The device continuing this draft asks for its attachments.

@@ -144,8 +144,12 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
 
     @discardableResult
     func openCompose(draftID: UUID = UUID()) -> ComposeWindow {
-        let window = ComposeWindow(application: self, draftID: draftID, store: AttachmentStore(dataDirectory: store.directory)) {
-            [weak self] _, message in
+        let window = ComposeWindow(application: self, draftID: draftID, store: AttachmentStore(dataDirectory: store.directory),
+                                   onContinuedElsewhere: { [weak self] news, device in
+                                       // The subject stays out of the log.
+                                       self?.logger.info("a draft continued on \(device)")
+                                       self?.liveMainWindow?.showToast(news)
+                                   }) { [weak self] _, message in
             self?.send(message) ?? false
         }
         window.present()

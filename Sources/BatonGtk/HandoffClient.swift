@@ -269,7 +269,10 @@ public final class HandoffClient {
             reportProgress(token, message: call.arguments.at(1)?.string ?? "", fraction: fraction, call)
         case "CompleteContinuation": complete(token, bytes: call.arguments.at(1)?.bytes ?? [], call)
         case "FailContinuation": fail(token, record: call.arguments.at(1)?.dictionary ?? [:], call)
-        case "WasContinued": wasContinued(token, call)
+        case "WasContinued": wasContinued(token, on: nil, call)
+        case "WasContinuedOn":
+            let device = call.arguments.at(1)?.dictionary?["device"]?.string
+            wasContinued(token, on: device.flatMap { UnsafeCharacters.occur(in: $0) || $0.isEmpty ? nil : $0 }, call)
         case "ReceiveContinuationStream": receiveContinuationStream(token, call)
         default: call.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.method)")
         }
@@ -376,12 +379,12 @@ public final class HandoffClient {
         call.reply()
     }
 
-    private func wasContinued(_ id: String, _ call: BusMethodCall) {
+    private func wasContinued(_ id: String, on device: String?, _ call: BusMethodCall) {
         guard let activity = activityIDs.activity(for: id), let center = application?.center else {
             call.fail(with: ServiceError.unknownActivity(id), sendingRecord: true)
             return
         }
-        center.reportContinued(activity)
+        center.reportContinued(activity, on: device)
         call.reply()
     }
 }

@@ -70,6 +70,26 @@ final class UserActivityTests: XCTestCase {
         XCTAssertNil(activity.delegate)
     }
 
+    /// The service names the device that continued an activity: a delegate that only knows
+    /// `userActivityWasContinued` hears it all the same, and one that wants the device gets it.
+    func testWasContinuedOnADeviceReachesEitherDelegateMethod() async throws {
+        @MainActor final class WhereDelegate: UserActivityDelegate {
+            var devices: [String] = []
+            func userActivity(_ userActivity: UserActivity, wasContinuedOn device: String) { devices.append(device) }
+        }
+        let (center, _) = ResponderChainBuilder.center()
+        let activity = UserActivity(activityType: "test.where", center: center)
+        let plain = RecordingActivityDelegate()
+        activity.delegate = plain
+        center.reportContinued(activity, on: "Study desktop")
+        center.reportContinued(activity)
+        XCTAssertEqual(plain.wasContinuedCount, 2, "the plain method hears both")
+        let wanting = WhereDelegate()
+        activity.delegate = wanting
+        center.reportContinued(activity, on: "Study desktop")
+        XCTAssertEqual(wanting.devices, ["Study desktop"])
+    }
+
     // MARK: Webpage URL
 
     func testSetWebpageURLAcceptsAbsoluteHTTPAndHTTPS() async throws {

@@ -69,6 +69,12 @@ final class MailComposerTwoDeviceTests: XCTestCase {
         XCTAssertNotNil(onA.waitForEvent { $0.event == "was-continued" }, "A's app hears it was continued")
         XCTAssertTrue(waitUntil { try onA.windows(titled: "Across devices", timeout: 0.1).isEmpty },
                       "the draft window closed on A")
+        XCTAssertTrue(waitUntil { onA.log.contains("a draft continued on beta") },
+                      "A's main window says where the draft went: \(onA.log.suffix(1000))")
+        if let folder = ProcessInfo.processInfo.environment["BATON_SCREENSHOTS"] {
+            _ = try devices.a.run(URL(fileURLWithPath: "/usr/bin/import"),
+                                  ["-window", "root", "\(folder)/device-a-draft-went.png"])
+        }
         if let pid = onB.pid { kill(pid, SIGTERM) }
     }
 

@@ -5,6 +5,10 @@ public protocol UserActivityDelegate: AnyObject {
     func userActivityWillSave(_ userActivity: UserActivity)
     /// Called when another device has continued the activity.
     func userActivityWasContinued(_ userActivity: UserActivity)
+    /// Called when another device has continued the activity, with that device's name as the
+    /// person knows it, so the app can say where it went ("“Lunch” continued on Study
+    /// desktop"). The default calls ``userActivityWasContinued(_:)``.
+    func userActivity(_ userActivity: UserActivity, wasContinuedOn device: String)
     /// The app continuing the activity opened a continuation stream to this one: read its
     /// request and answer on `stream`, then close it. The default closes it at once.
     func userActivity(_ userActivity: UserActivity, didReceive stream: ContinuationStream)
@@ -13,6 +17,9 @@ public protocol UserActivityDelegate: AnyObject {
 extension UserActivityDelegate {
     public func userActivityWillSave(_ userActivity: UserActivity) {}
     public func userActivityWasContinued(_ userActivity: UserActivity) {}
+    public func userActivity(_ userActivity: UserActivity, wasContinuedOn device: String) {
+        userActivityWasContinued(userActivity)
+    }
     public func userActivity(_ userActivity: UserActivity, didReceive stream: ContinuationStream) { stream.close() }
 }
 

@@ -97,9 +97,15 @@ public final class ActivityCenter {
         activity.performUpdate()
     }
 
-    /// Tells the activity's delegate, and observers, that another device continued it.
-    public func reportContinued(_ activity: UserActivity) {
-        activity.delegate?.userActivityWasContinued(activity)
+    /// Tells the activity's delegate, and observers, that another device continued it: the
+    /// device named `device` when the service said which
+    /// (``UserActivityDelegate/userActivity(_:wasContinuedOn:)``).
+    public func reportContinued(_ activity: UserActivity, on device: String? = nil) {
+        if let device {
+            activity.delegate?.userActivity(activity, wasContinuedOn: device)
+        } else {
+            activity.delegate?.userActivityWasContinued(activity)
+        }
         emit(.wasContinued(activity))
     }
 

@@ -270,9 +270,23 @@ final class ContinuationBroker {
     /// Seconds as milliseconds for the timing lines, to the microsecond.
     private static func milliseconds(_ seconds: Double) -> String { String(format: "%.3f", seconds * 1000) }
 
-    /// Tells the app whose activity was continued elsewhere (`userActivityWasContinued`).
-    func tellContinued(_ app: RegisteredApp, _ published: PublishedActivity) async {
-        _ = try? await callApp(app.busName, "WasContinued", [.string(published.appActivityID)], timeout: timeouts.call)
+    /// Tells the app whose activity was continued elsewhere (`userActivityWasContinued`), on
+    /// the device named `device` when another device continued it (`WasContinuedOn`; an app
+    /// that does not know that method is told with `WasContinued`).
+    func tellContinued(_ app: RegisteredApp, _ published: PublishedActivity, on device: String? = nil) async {
+        let id = BusValue.string(published.appActivityID)
+        if let device {
+            do {
+                _ = try await callApp(app.busName, "WasContinuedOn", [id, .dictionary(["device": .string(device)])],
+                                      timeout: timeouts.call)
+                return
+            } catch let error as BusError where error.remoteName == "org.freedesktop.DBus.Error.UnknownMethod" {
+                logger.debug("\(app.appID) does not take WasContinuedOn; telling it with WasContinued")
+            } catch {
+                return
+            }
+        }
+        _ = try? await callApp(app.busName, "WasContinued", [id], timeout: timeouts.call)
     }
 
     /// Whether an app here that may receive another device's activity continues `type` for

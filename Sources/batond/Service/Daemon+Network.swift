@@ -237,7 +237,8 @@ extension Daemon: PeerNetworkDelegate {
                     "\(network.deviceName(device.id)) continued \(published.summary.activityType) of \(app.appID)")
         handedTo[device.id] = HandedOver(activityType: published.summary.activityType, title: published.summary.title,
                                          at: MonotonicClock.now)
-        Task { @MainActor in await broker.tellContinued(app, published) }
+        let name = network.deviceName(device.id)
+        Task { @MainActor in await broker.tellContinued(app, published, on: name) }
     }
 
     func pairingRequested(by device: PeerDevice, code: String) {
