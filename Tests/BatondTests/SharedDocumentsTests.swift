@@ -102,6 +102,45 @@ final class SharedDocumentsTests: XCTestCase {
         XCTAssertThrowsError(try documents.stream(of: "a1", to: "device-b", name: "beta"), "a description serves one stream")
     }
 
+    /// A file a device's continuation opened is never sent back to it through a link swapped
+    /// in above it (a synced folder turned into a link to `~/.aws`, say), and one opened in
+    /// place not until it changes here.
+    func testAFileADeviceOpenedIsNotSentBackThroughALinkNorUnchanged() async throws {
+        try installEntry(documentTypes: "text/plain:\(editing);")
+        let continued = ContinuedDocuments()
+        let documents = SharedDocuments(logger: Logger(label: "test"), continuedDocuments: continued)
+        let synced = folder.appendingPathComponent("Sync/d", isDirectory: true)
+        try FileManager.default.createDirectory(at: synced, withIntermediateDirectories: true)
+        let file = synced.appendingPathComponent("notes.txt")
+        try "the device's own notes\n".write(to: file, atomically: true, encoding: .utf8)
+        continued.remember(fileAt: file.path, namedBy: "device-d", inPlace: false)
+        let app = try app()
+        var described = await documents.describe(try payload(naming: file), of: app, activityID: "a1", to: "device-d")
+        XCTAssertNotNil(described, "a copy it sent may go back to it as it is")
+
+        // The folder becomes a link to a folder of secrets: the same path, another file.
+        let secrets = folder.appendingPathComponent("aws", isDirectory: true)
+        try FileManager.default.createDirectory(at: secrets, withIntermediateDirectories: true)
+        try "aws_secret_access_key = never\n".write(to: secrets.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(at: synced)
+        try FileManager.default.createSymbolicLink(at: synced, withDestinationURL: secrets)
+        described = await documents.describe(try payload(naming: file), of: app, activityID: "a2", to: "device-d")
+        XCTAssertNil(described, "not through the link swapped in")
+        described = await documents.describe(try payload(naming: file), of: app, activityID: "a3", to: "device-e")
+        XCTAssertNotNil(described, "another device is not concerned: the person opened what is there")
+
+        // Opened in place: not sent back to the device that named it until it changes here.
+        let own = try markdownFile()
+        try FileManager.default.moveItem(at: own, to: folder.appendingPathComponent("own.txt"))
+        let inPlace = folder.appendingPathComponent("own.txt")
+        continued.remember(fileAt: inPlace.path, namedBy: "device-d", inPlace: true)
+        described = await documents.describe(try payload(naming: inPlace), of: app, activityID: "a4", to: "device-d")
+        XCTAssertNil(described, "unchanged since that device's continuation opened it")
+        try "the person's edit\n".write(to: inPlace, atomically: true, encoding: .utf8)
+        described = await documents.describe(try payload(naming: inPlace), of: app, activityID: "a5", to: "device-d")
+        XCTAssertNotNil(described, "changed here: the person's work goes where the person continues it")
+    }
+
     /// The file is read as the app sees it: a process whose root is elsewhere (a sandbox)
     /// cannot name a file of the host's.
     func testTheFileIsReadAsTheAppSeesIt() async throws {

@@ -45,12 +45,25 @@ extension ContinuationBroker {
     ///   `cancelled` when the app gave up; nothing is left behind.
     func placeDocument(of fetched: FetchedPayload, source: ActivitySource,
                        progress: @escaping ProgressReport) async throws -> PlacedPayload {
-        guard case .offer(let offer) = source, case .peer(let deviceID) = offer.origin,
-              var payload = try? UserActivityPayload(decoding: fetched.bytes) else { return PlacedPayload(bytes: fetched.bytes) }
+        guard case .offer(let offer) = source, case .peer(let deviceID) = offer.origin else {
+            return PlacedPayload(bytes: fetched.bytes)
+        }
+        // Nothing from another device reaches an app unread.
+        guard var payload = try? UserActivityPayload(decoding: fetched.bytes) else {
+            throw ServiceError.activity(.handoffFailed("the activity from \(offer.device) cannot be read"))
+        }
         let claimedCopy = payload.userInfo.removeValue(forKey: UserActivity.documentCopiedFromKey) != nil
         if claimedCopy { logger.info("\(offer.device) marked its own activity as a copy; the mark is batond's and was removed") }
         guard let url = UserActivity.documentURL(in: payload.userInfo), url.isFileURL else {
             return PlacedPayload(bytes: claimedCopy ? try encode(payload) : fetched.bytes)
+        }
+        // A path this device can use as it is: absolute, on this machine, with no `.` or `..`
+        // for a link to turn elsewhere.
+        guard url.host.map({ $0.isEmpty || $0 == "localhost" }) ?? true, url.path.hasPrefix("/"),
+              !url.path.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }) else {
+            logger.notice("\(offer.device)'s activity names a file by a path that is not plain; not continued")
+            throw ServiceError.activity(.handoffFailed(
+                "\(offer.device)'s activity names its file in a way this device does not follow"))
         }
         guard let document = fetched.document else {
             logger.notice("\(offer.device)'s activity names a file it did not send; not continued, so nothing on this device is opened in its place")
@@ -59,15 +72,19 @@ extension ContinuationBroker {
         }
         if let path = await sharedPlacePath(of: url), await Self.holdsSameFile(path, as: document) {
             logger.info("\(document.name) from \(offer.device) is here already, at the same path")
-            continuedDocuments?.remember(fileAt: path, namedBy: deviceID)
-            return PlacedPayload(bytes: claimedCopy ? try encode(payload, naming: document) : fetched.bytes)
+            // The app opens the very file that was compared, links resolved.
+            continuedDocuments?.remember(fileAt: path, namedBy: deviceID, inPlace: true)
+            payload.userInfo[UserActivity.documentURLKey] = .url(URL(fileURLWithPath: path))
+            return PlacedPayload(bytes: try encode(payload, naming: document))
         }
         if let location = document.syncthing,
            let synced = try await syncedCopy(of: document, at: location, from: offer.device, progress: progress) {
+            continuedDocuments?.remember(fileAt: synced.path, namedBy: deviceID, inPlace: false)
             payload.userInfo[UserActivity.documentURLKey] = .url(synced)
             return PlacedPayload(bytes: try encode(payload, naming: document))
         }
         let copy = try await receiveCopy(of: document, offer: offer, from: deviceID, progress: progress)
+        continuedDocuments?.remember(fileAt: copy.path, namedBy: deviceID, inPlace: false)
         payload.userInfo[UserActivity.documentURLKey] = .url(copy)
         payload.userInfo[UserActivity.documentCopiedFromKey] = .string(offer.device)
         do {
@@ -79,19 +96,21 @@ extension ContinuationBroker {
     }
 
     /// The path of `url` when it lies in a place this device's person shares with other
-    /// devices, links resolved: the documents folder (unless it is the home folder itself, as
-    /// `user-dirs.dirs` makes it where there is none), or a folder Syncthing shares here.
+    /// devices, links resolved: the documents folder, or a folder Syncthing shares here, unless
+    /// it holds the whole home (the home itself, as `user-dirs.dirs` makes the documents folder
+    /// where there is none).
     /// `nil` elsewhere: the same-file check reads no other file.
     private func sharedPlacePath(of url: URL) async -> String? {
         func resolved(_ url: URL) -> String { url.standardizedFileURL.resolvingSymlinksInPath().path }
         let path = resolved(url)
-        var places: [String] = []
-        let documents = resolved(XDGDirectories.documents)
-        if documents != resolved(FileManager.default.homeDirectoryForCurrentUser) { places.append(documents) }
+        var places = [resolved(XDGDirectories.documents)]
         if let syncthing = SyncthingAPI.local(), let folders = try? await syncthing.folders() {
             places += folders.values.map(resolved)
         }
-        return places.contains { $0 != "/" && path.hasPrefix($0 + "/") } ? path : nil
+        // A place that holds the whole home (the home itself, `/home`, `/`) is no place.
+        let home = resolved(FileManager.default.homeDirectoryForCurrentUser)
+        let shared = places.filter { $0 != "/" && !(home + "/").hasPrefix($0 + "/") }
+        return shared.contains { path.hasPrefix($0 + "/") } ? path : nil
     }
 
     /// The error of a continuation the app gave up while its document was on its way.

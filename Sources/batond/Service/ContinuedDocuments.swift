@@ -1,15 +1,27 @@
-/// The files of this device that a paired device's continuation had an app open in place (its
-/// document was at the same path here, the same bytes): such a file is never described or
-/// sent back to the device that named it, until it changes here (the person worked on it).
+import BatonGLib
+
+/// The files a paired device's continuation had an app open: its document at the same path
+/// here (in place), or the copy Syncthing or the link brought.
+///
+/// - A file opened in place is never described or sent back to the device that named it
+///   until it changes here (the person worked on it).
+/// - None of them is described to that device once its path leads elsewhere than it did (a
+///   link swapped in for the file or a folder above it, by a synced folder, say): the device
+///   would otherwise read whatever the link points to.
 ///
 /// A file is known by its ``FileStamp`` (device, inode, size, modification time), so a
 /// sandboxed app's view of it (`/proc/PID/root/…`) is the same file, and a file saved since
-/// is another. Kept while batond runs, at most ``capacity`` of them, the oldest dropped first.
+/// is another; and by its path with links resolved. Kept while batond runs, at most
+/// ``capacity`` of them, the oldest dropped first.
 @MainActor
 final class ContinuedDocuments {
     private struct Opened {
         let stamp: FileStamp
         let deviceID: String
+        /// The path the app was given, and where it led then, links resolved.
+        let path: String
+        let resolved: String
+        let inPlace: Bool
     }
 
     /// The most files remembered.
@@ -17,18 +29,27 @@ final class ContinuedDocuments {
 
     private var opened: [Opened] = []
 
-    /// Remembers that the continuation of `deviceID`'s activity opened the file at `path`.
-    func remember(fileAt path: String, namedBy deviceID: String) {
+    /// Remembers that the continuation of `deviceID`'s activity opened the file at `path`,
+    /// `inPlace` when it was this device's own file at the path the device named.
+    func remember(fileAt path: String, namedBy deviceID: String, inPlace: Bool) {
         guard let stamp = FileStamp(of: path) else { return }
-        opened.removeAll { $0.stamp == stamp && $0.deviceID == deviceID }
-        opened.append(Opened(stamp: stamp, deviceID: deviceID))
+        opened.removeAll { ($0.stamp == stamp || $0.path == path) && $0.deviceID == deviceID }
+        opened.append(Opened(stamp: stamp, deviceID: deviceID, path: path,
+                             resolved: ProcessExecutable.canonical(path), inPlace: inPlace))
         if opened.count > Self.capacity { opened.removeFirst(opened.count - Self.capacity) }
     }
 
-    /// Whether the file at `path` is one a continuation of `deviceID`'s opened, unchanged
-    /// since.
-    func isUnchanged(fileAt path: String, namedBy deviceID: String) -> Bool {
-        guard let stamp = FileStamp(of: path) else { return false }
-        return opened.contains { $0.stamp == stamp && $0.deviceID == deviceID }
+    /// Why the file the app sees at `path` (through `view`, its `/proc/PID/root/…` path) may
+    /// not be described to `deviceID`, or `nil` when it may.
+    func refusal(ofFileAt path: String, seenAt view: String, to deviceID: String) -> String? {
+        let mine = opened.filter { $0.deviceID == deviceID }
+        if let placed = mine.first(where: { $0.path == path }), ProcessExecutable.canonical(view) != placed.resolved {
+            return "its path no longer leads where it did when that device's continuation opened it"
+        }
+        guard let stamp = FileStamp(of: view) else { return nil }
+        if mine.contains(where: { $0.inPlace && $0.stamp == stamp }) {
+            return "that device's own continuation opened it here, and it has not changed since"
+        }
+        return nil
     }
 }

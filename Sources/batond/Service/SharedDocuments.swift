@@ -61,8 +61,8 @@ final class SharedDocuments {
             logger.info("not sending the document of \(app.appID)'s \(type): it is not a file the app can read")
             return nil
         }
-        guard !continuedDocuments.isUnchanged(fileAt: path, namedBy: deviceID) else {
-            logger.info("not sending the document of \(app.appID)'s \(type): that device's own continuation opened it here, and it has not changed since")
+        if let refusal = continuedDocuments.refusal(ofFileAt: url.standardizedFileURL.path, seenAt: path, to: deviceID) {
+            logger.info("not sending the document of \(app.appID)'s \(type): \(refusal)")
             return nil
         }
         let entry = InstalledApps.all().first { $0.appID == app.appID }
