@@ -26,6 +26,9 @@ final class BatonAppController {
     private var paired: Set<String>?
     /// Devices this device confirmed a pairing with, waiting for them to confirm too.
     private var waitingFor: [String: String] = [:]
+    /// Devices the person paired with here (Pair, Try Again, a code typed): Try Again is the
+    /// default answer when such a pairing fails, never for one another device asked for alone.
+    private var startedHere = Set<String>()
 
     init(initialPage: String?) {
         self.initialPage = initialPage
@@ -109,6 +112,7 @@ final class BatonAppController {
                 let name = service.devices.first { $0["id"]?.string == id }?["name"]?.string ?? dialog.deviceName
                 showPairingFailed(id, name: name, reason: Self.endedOn(name))
             }
+            startedHere.remove(id)
         }
         for (id, name) in waitingFor where pairing[id] == nil {
             waitingFor[id] = nil
@@ -147,6 +151,7 @@ final class BatonAppController {
     }
 
     func pair(_ id: String, name: String) {
+        startedHere.insert(id)
         if let record = service?.devices.first(where: { $0["id"]?.string == id }), let code = record["pairing-code"]?.string {
             answered.remove(id)
             if dialogs[id] == nil { openDialog(id, name: name, code: code) }
@@ -161,6 +166,7 @@ final class BatonAppController {
     }
 
     private func confirm(_ id: String, name: String, code: String) {
+        startedHere.insert(id)   // the person answered it here
         run("ConfirmPair", [.string(id), .string(code)], failed: { [weak self] _ in
             self?.showPairingFailed(id, name: name, reason: "The codes didn’t match, so nothing was paired.")
         }) { [weak self] reply in
@@ -178,8 +184,11 @@ final class BatonAppController {
 
     /// Says that pairing with `name` failed and why, with Try Again, which starts it anew.
     private func showPairingFailed(_ id: String, name: String, reason: String) {
+        // Enter tries again only a pairing the person started here: a stranger's request that
+        // ended gets Close by default.
+        let appearance = startedHere.remove(id) != nil ? ADW_RESPONSE_SUGGESTED : ADW_RESPONSE_DEFAULT
         MessageDialog.present(over: window?.gtkWindow, heading: "Pairing Failed", body: reason,
-                              answer: .init(label: "_Try Again", appearance: ADW_RESPONSE_SUGGESTED) { [weak self] in
+                              answer: .init(label: "_Try Again", appearance: appearance) { [weak self] in
                                   self?.pair(id, name: name)
                               })
         logger.info("pairing with \(name) failed: \(reason)")
@@ -248,12 +257,14 @@ final class BatonAppController {
     private func showContinueFailed(title: String, device: String, error: any Error) {
         let said = "\(error)"
         let reason: String
-        if said.contains("did not answer") || said.contains("connection") || said.contains("not linked")
-            || said.contains("no longer offered") || said.contains("timed out") {
+        switch (error as? ServiceFailure)?.errorName {
+        case "org.baton.Error.ConnectionUnavailable"?, "org.baton.Error.RemoteApplicationTimedOut"?:
             reason = "“\(device)” didn’t respond. Make sure it is awake and on the same network."
-        } else if said.contains("no app") || said.contains("claim") {
+        case "org.baton.Error.NoClaimant"?:
             reason = "No app on this computer can open “\(title)”."
-        } else {
+        case "org.baton.Error.UnknownActivity"?:
+            reason = "“\(device)” no longer offers “\(title)”."
+        default:
             reason = "“\(title)” could not be continued here."
         }
         window?.dismissToast()

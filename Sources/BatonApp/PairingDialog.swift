@@ -1,3 +1,4 @@
+import BatonBus
 import BatonGLib
 import BatonGtk
 import CAdwaita
@@ -23,7 +24,7 @@ final class PairingDialog {
         onResponse = respond
         dialog = adw_message_dialog_new(parent, "Pair with “\(deviceName)”?",
                                         "Type this code on “\(deviceName)”, then type here the code “\(deviceName)” shows.")!
-        let codeLabel = gtk_label_new(Self.grouped(code))!
+        let codeLabel = gtk_label_new(PairingCodeText.grouped(code))!
         gtk_widget_add_css_class(codeLabel, "title-1")
         gtk_widget_add_css_class(codeLabel, "numeric")
         gtk_label_set_selectable(OpaquePointer(codeLabel), 1)
@@ -53,11 +54,6 @@ final class PairingDialog {
         }
         gtk_window_present(dialog.cast(to: GtkWindow.self))
         gtk_widget_grab_focus(entry)
-    }
-
-    /// A 6-digit code as people read it: "093 954".
-    static func grouped(_ code: String) -> String {
-        code.count == 6 ? "\(code.prefix(3)) \(code.suffix(3))" : code
     }
 
     private func finish(_ code: String?) {

@@ -71,7 +71,7 @@ final class ServiceClient {
         do {
             return try await call(method, arguments, timeout: timeout)
         } catch {
-            throw ServiceFailure(message: Self.message(of: error))
+            throw ServiceFailure(message: Self.message(of: error), errorName: (error as? BusError)?.remoteName)
         }
     }
 
@@ -88,5 +88,7 @@ final class ServiceClient {
 /// A call batond refused, with its message.
 struct ServiceFailure: Error, CustomStringConvertible {
     let message: String
+    /// The D-Bus error name batond answered with (`org.baton.Error.ConnectionUnavailable`), if any.
+    var errorName: String?
     var description: String { message }
 }

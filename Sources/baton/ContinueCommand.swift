@@ -37,8 +37,8 @@ struct ContinueCommand: ParsableCommand {
                                                               .dictionary(activity.options)], timeout: timeout)
                 print("Continued \(TerminalText.printable(activity.type)).")
             } else if let id {
-                // The desktop's token for the terminal's key press (XDG_ACTIVATION_TOKEN), so that
-                // the continued window may come to the front, as from a notification.
+                // A desktop activation token in XDG_ACTIVATION_TOKEN (set by whatever started
+                // this command with one), so that the continued window may come to the front.
                 var options: [String: BusValue] = [:]
                 if let token = ProcessInfo.processInfo.environment["XDG_ACTIVATION_TOKEN"],
                    BatonService.isAcceptableActivationToken(token) {

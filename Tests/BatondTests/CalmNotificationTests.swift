@@ -25,15 +25,26 @@ final class CalmNotificationTests: NotifiedDevicePairTestCase {
         XCTAssertTrue(waitUntil(timeout: 10) { self.shown.count == 1 }, "A notifies B's offer once: \(shown)")
         XCTAssertEqual(shown.first?["body"] as? String, "From “beta”", "the device's name alone")
 
-        // The person on B goes on typing: the offer changes, of the same kind.
+        // The person on B goes on typing: the offer changes, of the same kind. No new banner,
+        // and the one shown, which no longer says what Continue would open, goes.
+        let id = try XCTUnwrap(shown.first?["id"] as? Int)
         kill(note.pid, SIGUSR1)
         XCTAssertTrue(waitUntil(timeout: 10) { try self.offerFromB(titled: "Note: draft (active)") != nil }, "A lists the change")
+        XCTAssertTrue(waitUntil(timeout: 5) { self.notifications.records.contains { $0["closed"] as? Int == id } },
+                      "the stale notification is withdrawn: \(notifications.records)")
         Thread.sleep(forTimeInterval: 1)
         XCTAssertEqual(shown.count, 1, "no new banner for a change of the same kind: \(shown)")
-
-        // Continued from A (as from the app or the notification): the notification goes.
-        let id = try XCTUnwrap(shown.first?["id"] as? Int)
         let offer = try XCTUnwrap(try offerFromB(titled: "Note: draft (active)"))
+        XCTAssertEqual(try devices.a.baton(["continue", XCTUnwrap(offer["id"] as? String)]).status, 0, "still listed, and continued")
+    }
+
+    func testANotificationGoesOnceUsed() throws {
+        try devices.b.installTestAppEntry(id: "org.baton.TestApp")
+        _ = try devices.b.start(ServiceSession.product("BatonTestApp"), ["app", "--text", "lunch"], name: "note")
+        let offer = try XCTUnwrap(devices.a.waitForActivity(titled: "Note: lunch", timeout: 15))
+        XCTAssertTrue(waitUntil(timeout: 10) { self.shown.count == 1 }, "A notifies B's offer: \(shown)")
+        let id = try XCTUnwrap(shown.first?["id"] as? Int)
+        // Continued from A (as from the app or the notification): the notification goes.
         let result = try devices.a.baton(["continue", XCTUnwrap(offer["id"] as? String)])
         XCTAssertEqual(result.status, 0, result.errorOutput)
         XCTAssertTrue(waitUntil(timeout: 10) { self.notifications.records.contains { $0["closed"] as? Int == id } },

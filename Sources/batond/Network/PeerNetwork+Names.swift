@@ -1,3 +1,4 @@
+import Baton
 import BatonBus
 
 /// The names other devices give themselves, and the names they are shown by here.
@@ -71,7 +72,12 @@ extension PeerNetwork {
     /// it poses as, to log.
     func takenName(_ claimed: String, by deviceID: String) -> (name: String, posing: String?) {
         let name = DeviceNameSkeleton.cleaned(claimed)
-        let others = paired.devices.values.filter { $0.id != deviceID }
+        // Against the devices paired before it: of two pinned under one name (from before
+        // names were compared), the one paired first keeps it, whichever says hello first.
+        let mine = paired.devices[deviceID]
+        let others = paired.devices.values.filter { other in
+            other.id != deviceID && mine.map { (other.pairedAt, other.id) < ($0.pairedAt, $0.id) } ?? true
+        }
         switch posedDevice(by: name, of: deviceID, among: others) {
         case .thisDevice?: return (Self.flagged(name, deviceID), "this device's name")
         case .paired(let other)?: return (Self.flagged(name, deviceID), "the name of \(displayName(other))")
@@ -96,8 +102,10 @@ extension PeerNetwork {
             .first { DeviceNameSkeleton($0.name) == skeleton }.map { .paired($0.id) }
     }
 
-    /// `name` with the short id of `deviceID`: `Evil (1a2b3c4d)`.
+    /// `name` with the short id of `deviceID`: `Evil (1a2b3c4d)`, the name cut between
+    /// characters so that the whole stays within a device name's 255 bytes.
     private static func flagged(_ name: String, _ deviceID: String) -> String {
-        "\(name) (\(shortID(deviceID)))"
+        let suffix = " (\(shortID(deviceID)))"
+        return ActivityLimits.prefix(of: name, bytes: 255 - suffix.utf8.count) + suffix
     }
 }

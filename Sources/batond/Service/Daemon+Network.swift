@@ -24,8 +24,7 @@ extension Daemon {
             title = "Pairing request from another device named “\(name)” (\(shortID))"
             detail += "Careful: this is not \(impersonated).\n"
         }
-        let grouped = code.count == 6 ? "\(code.prefix(3)) \(code.suffix(3))" : code
-        detail += "If you asked “\(name)” to pair, type \(grouped) there, then choose Enter Code to type the code "
+        detail += "If you asked “\(name)” to pair, type \(PairingCodeText.grouped(code)) there, then choose Enter Code to type the code "
             + "“\(name)” shows. Otherwise ignore this."
         notifier.show(key: Self.pairingKey(deviceID), title: title, detail: detail,
                       action: (id: Self.enterCodeAction, label: "Enter Code"))
@@ -57,8 +56,8 @@ extension Daemon {
     /// icon of the app that continues it. Calm, as Handoff is:
     /// - a device's notification is shown when it starts offering something of another kind
     ///   (another app or activity type) than the one its notification shows; a change within
-    ///   the same kind (the next message read) shows nothing new, and the notification's
-    ///   Continue continues what the device offers now;
+    ///   the same kind (the next message read) shows nothing new: the notification, which would
+    ///   no longer say what Continue opens, goes (the offer stays listed);
     /// - nothing is shown for what this device just handed to that device (its own offer,
     ///   continued there, coming back), nor for a device's offer no app here can open that has
     ///   no web page;
@@ -79,16 +78,21 @@ extension Daemon {
         let from = "From " + (offer.peerDeviceID.map(notifiedName) ?? offer.device)
         let kind = NotifiedOffer.Kind(appID: offer.appID, activityType: type, from: from)
         if let notified = notifiedOffers[key], notified.kind == kind {
+            if notified.isShown, notified.title != offer.summary.title {
+                notifier.withdraw(key: key)
+                notifiedOffers[key]?.isShown = false
+            }
             notifiedOffers[key]?.id = offer.id
+            notifiedOffers[key]?.title = offer.summary.title
             return
         }
         if let deviceID = offer.peerDeviceID, let handed = handedTo[deviceID], handed.matches(offer.summary) {
             // What this device just handed over, offered back: listed, never notified.
             if notifiedOffers[key]?.isShown == true { notifier.withdraw(key: key) }
-            notifiedOffers[key] = NotifiedOffer(id: offer.id, kind: kind, isShown: false)
+            notifiedOffers[key] = NotifiedOffer(id: offer.id, title: offer.summary.title, kind: kind, isShown: false)
             return
         }
-        notifiedOffers[key] = NotifiedOffer(id: offer.id, kind: kind, isShown: true)
+        notifiedOffers[key] = NotifiedOffer(id: offer.id, title: offer.summary.title, kind: kind, isShown: true)
         let label = !inApp && offer.summary.webpageURL != nil ? "Open in browser" : "Continue"
         // A page can go to a phone instead: the first reachable one, as a second button.
         let phone = offer.summary.webpageURL == nil ? nil : phones.all.first(where: \.isReachable)
@@ -184,6 +188,8 @@ struct NotifiedOffer: Equatable {
     }
 
     var id: String
+    /// The title of the offer it stands for.
+    var title: String?
     let kind: Kind
     var isShown: Bool
 }

@@ -66,7 +66,13 @@ final class Daemon {
         offers.onChange = { [weak self] in self?.activitiesChanged() }
         offers.onExpire = { [weak self] offer in self?.withdrawNotification(of: offer) }
         offers.onRefused = { [weak self] offer, error in
-            self?.logger.notice("an offer from \(Excerpt.of(offer.device)) is not listed: \(error)")
+            let line = "an offer from \(Excerpt.of(offer.device)) is not listed: \(error)"
+            // A paired device's go through its log budget: no device can fill the log.
+            if let deviceID = offer.peerDeviceID {
+                self?.network.log(.notice, from: deviceID, line)
+            } else {
+                self?.logger.notice("\(line)")
+            }
         }
         notifier.onAction = { [weak self] key, action, token in self?.notificationAction(key, action, activationToken: token) }
         notifier.isCurrent = { [weak self] key in self?.isCurrent(key) ?? false }
