@@ -94,6 +94,9 @@ class BatonAppScenarios: XCTestCase {
         Thread.sleep(forTimeInterval: 0.5)
         try desktop.focus(windowB)
         try desktop.key("alt+3")
+        // B's Offers page whole in the screenshot: A's window moves off the screen a moment.
+        try moveOnX11(windowA, to: 1280)
+        try moveOnX11(windowB, to: 0)
         Thread.sleep(forTimeInterval: 0.5)
         try screenshot("offers")
         try desktop.key("Return")
@@ -103,6 +106,7 @@ class BatonAppScenarios: XCTestCase {
                       "the app's click reached the continuing app as an activation token: \(target.child.log)")
         // A's pages whole in the screenshots: B's window moves off the screen.
         try moveOnX11(windowB, to: 1280)
+        try moveOnX11(windowA, to: 0)
         try desktop.focus(windowA)
         for (key, page) in [("alt+4", "apps"), ("alt+5", "doctor"), ("alt+1", "device")] {
             try desktop.key(key)
