@@ -128,6 +128,29 @@ final class ContinuationTests: ServiceTestCase {
         XCTAssertEqual((restored["userInfo"] as? [String: Any])?["text"] as? String, "offered")
     }
 
+    /// Continue clicked on a notification that then fails is explained where the person
+    /// clicked, in a notification in plain words; the offer's own notification is gone.
+    func testAFailedContinueFromANotificationIsSaidInANotification() throws {
+        let log = session.root.appendingPathComponent("notifications.jsonl")
+        let server = try session.start(ServiceSession.product("BatonTestApp"),
+                                       ["notification-server", "--log", log.path, "--invoke", "continue"],
+                                       name: "notifications")
+        XCTAssertTrue(waitUntil { server.log.contains("notification server ready") })
+        _ = try startNoteApp("decliner", text: "idle", extra: ["--decline"])
+        XCTAssertEqual(try session.baton(["offer", "--file", note("declined"), "--device", "laptop"]).status, 0)
+        func records() -> [[String: Any]] {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
+                .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+        XCTAssertTrue(waitUntil(timeout: 10) { records().contains { $0["summary"] as? String == "Couldn’t Continue “Note: declined”" } },
+                      "the failure is said in a notification: \(records())")
+        let failure = try XCTUnwrap(records().first { $0["summary"] as? String == "Couldn’t Continue “Note: declined”" })
+        XCTAssertEqual(failure["body"] as? String, "It could not be continued on this computer.")
+        XCTAssertEqual(failure["actions"] as? [String], [], "nothing to click in it")
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertFalse(records().contains { $0["closed"] as? Int == failure["id"] as? Int }, "it stays for the person to read")
+    }
+
     func testOffersAreListedAndWithdrawn() throws {
         let added = try session.baton(["offer", "--file", note("listed"), "--device", "phone"])
         let id = added.output.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -104,6 +104,27 @@ extension Daemon {
                       others: phone.map { [(id: Self.sendActionPrefix + $0.id, label: "Send to \($0.name)")] } ?? [])
     }
 
+    /// Says, in a notification, that continuing `offer` from its notification failed, in plain
+    /// words: the person clicked there, and the app that was to continue it may be behind.
+    func notifyFailure(of offer: Offer, _ error: any Error) {
+        let title = offer.summary.title ?? (offer.summary.webpageURL != nil ? "the web page" : "the activity")
+        let device = offer.peerDeviceID.map(notifiedName) ?? offer.device
+        let reason: String
+        switch ServiceError.userActivityError(from: error) {
+        case .connectionUnavailable, .remoteApplicationTimedOut:
+            reason = "\(device) didn’t respond. Make sure it is awake and on the same network."
+        case .cancelled:
+            return
+        default:
+            reason = "It could not be continued on this computer."
+        }
+        notifier.show(key: Self.failureKey, title: "Couldn’t Continue “\(title)”", detail: reason, action: nil)
+    }
+
+    /// The key of the notification that says a continuation from a notification failed: one
+    /// at a time, the latest in place of the one before.
+    static let failureKey = "failed"
+
     /// A device's name as its notification shows it, quoted: alone, or with its short id when
     /// another device here goes by the same name.
     private func notifiedName(_ deviceID: String) -> String {
@@ -156,6 +177,7 @@ extension Daemon {
     func isCurrent(_ key: String) -> Bool {
         if let notified = notifiedOffers[key] { return notified.isShown && offers.offers[notified.id] != nil }
         if key.hasPrefix("pair:") { return network.devices[String(key.dropFirst("pair:".count))]?.pairing != nil }
+        if key == Self.failureKey { return true }
         return false
     }
 

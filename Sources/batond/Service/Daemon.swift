@@ -245,12 +245,15 @@ final class Daemon {
 
     func continueFromNotification(_ offerID: String, activationToken: String? = nil) {
         guard let source = try? source(offerID) else { return }
+        let offer = offers.offers[offerID]
         notificationUsed(offerID)
         Task { @MainActor in
             do {
                 try await broker.continueActivity(source, activationToken: activationToken)
             } catch {
                 logger.notice("continuing offer \(offerID) failed: \(error)")
+                // Said where the person clicked: in a notification, in plain words.
+                if let offer { notifyFailure(of: offer, error) }
             }
         }
     }
