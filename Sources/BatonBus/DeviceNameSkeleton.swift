@@ -6,7 +6,7 @@ import Foundation
 /// The skeleton is the name without unsafe or invisible characters (``UnsafeCharacters``,
 /// ``InvisibleCharacters``), decomposed with compatibility mappings (NFKD: full-width and
 /// mathematical letters, ligatures and no-break spaces become plain ones), its look-alike
-/// letters replaced by the Latin ones they pass for (``ConfusableLetters``), case folded,
+/// letters replaced by the Latin ones they pass for (`ConfusableLetters`), case folded,
 /// `rn` read as `m` and `vv` as `w`, and its runs of white space made one space, none at
 /// either end. So `Evil`, `evil`, `Εvil` (a Greek Epsilon), `Evil\u{200B}`, `Evil ` and
 /// `EviI` share one skeleton; `Évil` and `Eva` do not.
