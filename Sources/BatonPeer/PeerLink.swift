@@ -66,6 +66,8 @@ public final class PeerLink {
     /// Bytes queued for a peer that does not read: past this, the link closes.
     public static let maximumQueuedBytes = 16 * 1024 * 1024
     private var keepaliveTimer: guint = 0
+    /// The check that the peer answers the ping of ``probe(within:)``.
+    private var probeTimer: guint = 0
     private var isStarted = false
 
     /// Whether the peer is paired: only a trusted peer may send activity messages, and
@@ -102,6 +104,7 @@ public final class PeerLink {
 
     isolated deinit {
         GLibSources.cancel(keepaliveTimer)
+        GLibSources.cancel(probeTimer)
         g_object_unref(UnsafeMutableRawPointer(cancellable))
         g_object_unref(UnsafeMutableRawPointer(stream))
         g_object_unref(UnsafeMutableRawPointer(socketConnection))
@@ -156,6 +159,8 @@ public final class PeerLink {
         isOpen = false
         GLibSources.cancel(keepaliveTimer)
         keepaliveTimer = 0
+        GLibSources.cancel(probeTimer)
+        probeTimer = 0
         g_cancellable_cancel(cancellable)
         var error: UnsafeMutablePointer<GError>?
         if g_socket_close(g_socket_connection_get_socket(socketConnection), &error) == 0 {
@@ -344,6 +349,29 @@ public final class PeerLink {
         if let closingReason, outgoing.isEmpty { return fail(closingReason) }
         writeNext()
         onWritten()
+    }
+
+    /// Makes sure the peer still answers, now that someone waits on it: sends a ping at once
+    /// and closes the link (``onClose`` runs) when nothing at all arrives within `seconds`.
+    ///
+    /// The keepalive notices a silent peer only after three times ``keepalive``; a person who
+    /// clicked Continue should not wait that long to learn the other device is gone. A probe
+    /// already running keeps its deadline.
+    public func probe(within seconds: Double) {
+        guard isOpen, probeTimer == 0 else { return }
+        let sentAt = MonotonicClock.now
+        lastPing = sentAt
+        send(.ping)
+        probeTimer = GLibSources.once(after: seconds) { [weak self] in
+            guard let self else { return }
+            probeTimer = 0
+            if lastHeard < sentAt { fail("no answer to a ping within \(Self.seconds(seconds))") }
+        }
+    }
+
+    /// `seconds` as a person reads them ("3 s", "0.5 s").
+    private static func seconds(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
     }
 
     private func checkKeepalive() {

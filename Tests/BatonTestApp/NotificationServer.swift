@@ -22,8 +22,8 @@ private let notificationsXML = """
 /// A desktop-notification server on the session bus, as a desktop shell runs one: it
 /// records each notification as a JSON line in `log` (its id, the id it replaces, its text,
 /// actions, app name and icon, and its hints that are strings), and each `CloseNotification`
-/// (`{"closed": ID}`), and, with `invoke`, answers each with that action as a user clicking
-/// it would. A notification that replaces a shown one keeps its id, as the spec says.
+/// (`{"closed": ID}`), and, with `invoke` (action ids, comma-separated), answers each
+/// notification that has one of them with the first it has, as a user clicking it would. A notification that replaces a shown one keeps its id, as the spec says.
 @MainActor
 func runNotificationServer(log: String, invoke: String?, activationToken: String? = nil) -> Int32 {
     guard let connection = try? BusConnection.session() else { return 1 }
@@ -57,7 +57,10 @@ func runNotificationServer(log: String, invoke: String?, activationToken: String
                     "stringHints": hints.compactMapValues(\.string),
                 ])
                 call.reply([.uint32(id)])
-                if let invoke {
+                // The first of the actions to invoke that this notification has, as a person
+                // clicks only what is shown.
+                let offered = call.arguments.at(5)?.strings ?? []
+                if let invoke = invoke?.split(separator: ",").map(String.init).first(where: offered.contains) {
                     GLibSources.once(after: 0.2) {
                         if let activationToken {   // as a shell does since spec 1.2, before the action
                             connection.emitSignal(path: path, interface: interface, name: "ActivationToken",

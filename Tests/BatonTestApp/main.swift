@@ -5,7 +5,7 @@ import Foundation
 ///     BatonTestApp app [--app-id ID] [--team T] [--types a,b] [--text T]
 ///                      [--fault hang-on-save|slow-save|exit-on-save|huge] [--restore-delay S] [--unique] [--ineligible]
 ///                      [--gapplication-service] [--log FILE] [--document-url URL]
-///     BatonTestApp notification-server --log FILE [--invoke ACTION [--activation-token T]]
+///     BatonTestApp notification-server --log FILE [--invoke ACTION[,ACTION…] [--activation-token T]]
 ///     BatonTestApp register --count N [--app-id ID] [--team T] [--types a,b]
 ///     BatonTestApp impostor-daemon
 ///     BatonTestApp fake-systemd --log FILE [--fail]

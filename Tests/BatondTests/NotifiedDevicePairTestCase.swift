@@ -15,12 +15,14 @@ class NotifiedDevicePairTestCase: XCTestCase {
     /// Whether the devices are named in their `batond.conf`, so the person may rename them,
     /// rather than with `--name`.
     class var renamable: Bool { false }
+    /// The actions the notification server clicks, the first each notification has.
+    class var invokedActions: [String] { [] }
 
     override func setUpWithError() throws {
         if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
         try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
         devices = try DevicePair(fixedNames: !Self.renamable)
-        notifications = try NotificationLog(on: devices[keyPath: Self.notifiedDevice])
+        notifications = try NotificationLog(on: devices[keyPath: Self.notifiedDevice], invoking: Self.invokedActions)
         // The notified device has the test app, which continues the other's notes: a device's
         // offer that no app here opens is listed but never notified.
         try devices[keyPath: Self.notifiedDevice].installTestAppEntry(id: "org.baton.TestApp")

@@ -7,10 +7,12 @@ public final class NotificationLog {
     public let url: URL
     public let server: ChildProcess
 
-    /// Starts the server on `session` and waits until it owns its name.
-    public init(on session: ServiceSession) throws {
+    /// Starts the server on `session` and waits until it owns its name. With `invoking`, it
+    /// clicks the first of those actions each notification has.
+    public init(on session: ServiceSession, invoking actions: [String] = []) throws {
         url = session.root.appendingPathComponent("notifications.jsonl")
-        server = try session.start(ServiceSession.product("BatonTestApp"), ["notification-server", "--log", url.path],
+        let invoke = actions.isEmpty ? [] : ["--invoke", actions.joined(separator: ",")]
+        server = try session.start(ServiceSession.product("BatonTestApp"), ["notification-server", "--log", url.path] + invoke,
                                    name: "notifications")
         guard waitUntil({ self.server.log.contains("notification server ready") }) else {
             throw FixtureError("the notification server did not start: \(server.log)")

@@ -101,6 +101,10 @@ final class PeerNetwork {
     static let maximumPerNetwork = 8
     /// Seconds a link has, once TLS is done, to say hello.
     static let helloTimeout = 3.0
+    /// Seconds a paired device has to answer a ping when it is asked for something a person
+    /// waits on (a fetch): past them its link closes, its offers go and the fetch fails, where
+    /// the keepalive would notice only after three times `--keepalive`.
+    static let answerTimeout = 3.0
     /// Seconds an unpaired link stays open while no pairing is under way, by default.
     nonisolated static let standardUnpairedLinkLifetime = 30.0
     /// How long an unpaired device whose link closed stays listed, and how many are.
@@ -720,17 +724,24 @@ final class PeerNetwork {
     /// document it names as `deviceID` describes it.
     ///
     /// - Throws: ``ServiceError/activity(_:)``: `connectionUnavailable` when the device is
-    ///   not linked or its link closes, `remoteApplicationTimedOut` after ``fetchTimeout``,
-    ///   or the origin's own error.
+    ///   not linked, its link closes or it does not answer a ping within ``answerTimeout``,
+    ///   `remoteApplicationTimedOut` after ``fetchTimeout``, `cancelled` when the task is
+    ///   cancelled, or the origin's own error.
     func fetch(_ activityID: String, from deviceID: String) async throws -> FetchedPayload {
         let request = nextRequest
         nextRequest &+= 1
         guard isPaired(deviceID), let device = devices[deviceID], device.isLinked else {
             throw ServiceError.activity(.connectionUnavailable("\(deviceName(deviceID)) is not connected"))
         }
-        let result = await TimedWait.value(timeout: fetchTimeout) { finish in
-            device.fetches[request] = finish
-            send(.fetch(request: request, activityID: activityID), to: deviceID)
+        let result = await withTaskCancellationHandler {
+            await TimedWait.value(timeout: fetchTimeout) { (finish: @escaping @MainActor (Result<FetchedPayload, UserActivityError>) -> Void) in
+                guard !Task.isCancelled else { return finish(.failure(.cancelled)) }
+                device.fetches[request] = finish
+                send(.fetch(request: request, activityID: activityID), to: deviceID)
+                device.link?.probe(within: Self.answerTimeout)
+            }
+        } onCancel: {
+            Task { @MainActor in device.fetches.removeValue(forKey: request)?(.failure(.cancelled)) }
         }
         device.fetches[request] = nil
         guard let result else {

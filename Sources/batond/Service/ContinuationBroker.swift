@@ -169,7 +169,8 @@ final class ContinuationBroker {
         var copyMade: URL?
         do {
             let payload: FetchedPayload
-            (payload, fetchedAt) = try await fetched.value
+            // A continuation cancelled (Cancel in its progress notification) stops the fetch.
+            (payload, fetchedAt) = try await withTaskCancellationHandler { try await fetched.value } onCancel: { fetched.cancel() }
             if type == UserActivity.browsingWebType, prefetched == nil {
                 try Self.checkSamePage(payload.bytes, as: source.webpageURL)
             }

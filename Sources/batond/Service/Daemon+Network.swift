@@ -107,7 +107,7 @@ extension Daemon {
     /// Says, in a notification, that continuing `offer` from its notification failed, in plain
     /// words: the person clicked there, and the app that was to continue it may be behind.
     func notifyFailure(of offer: Offer, _ error: any Error) {
-        let title = offer.summary.title ?? (offer.summary.webpageURL != nil ? "the web page" : "the activity")
+        let title = Self.notifiedTitle(of: offer)
         let device = offer.peerDeviceID.map(notifiedName) ?? offer.device
         let reason: String
         switch ServiceError.userActivityError(from: error) {
@@ -121,13 +121,18 @@ extension Daemon {
         notifier.show(key: Self.failureKey, title: "Couldn’t Continue “\(title)”", detail: reason, action: nil)
     }
 
+    /// What a notification about continuing `offer` calls it: its title, or what it is.
+    static func notifiedTitle(of offer: Offer) -> String {
+        offer.summary.title ?? (offer.summary.webpageURL != nil ? "the web page" : "the activity")
+    }
+
     /// The key of the notification that says a continuation from a notification failed: one
     /// at a time, the latest in place of the one before.
     static let failureKey = "failed"
 
     /// A device's name as its notification shows it, quoted: alone, or with its short id when
     /// another device here goes by the same name.
-    private func notifiedName(_ deviceID: String) -> String {
+    func notifiedName(_ deviceID: String) -> String {
         let name = network.deviceName(deviceID)
         let shared = network.knownDevices.contains { $0 != deviceID && network.deviceName($0) == name }
         return shared ? network.displayName(deviceID) : "“\(name)”"
@@ -165,6 +170,10 @@ extension Daemon {
             }
             return
         }
+        if key == ContinuingNotification.key {
+            if action == ContinuingNotification.cancelAction { continuing.cancel() }
+            return
+        }
         guard let offerID = notifiedOffers[key]?.id else { return }
         if action.hasPrefix(Self.sendActionPrefix) {
             sendFromNotification(offerID, toPhone: String(action.dropFirst(Self.sendActionPrefix.count)))
@@ -178,6 +187,7 @@ extension Daemon {
         if let notified = notifiedOffers[key] { return notified.isShown && offers.offers[notified.id] != nil }
         if key.hasPrefix("pair:") { return network.devices[String(key.dropFirst("pair:".count))]?.pairing != nil }
         if key == Self.failureKey { return true }
+        if key == ContinuingNotification.key { return continuing.isRunning }
         return false
     }
 

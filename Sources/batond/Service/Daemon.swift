@@ -16,6 +16,8 @@ final class Daemon {
     let offers = OfferList()
     let broker: ContinuationBroker
     let notifier: Notifier
+    /// The progress of a continuation started from a notification.
+    let continuing: ContinuingNotification
     /// The web domains apps claim, and what their sites say.
     let domains: DomainVerifier
     /// The phones paired with KDE Connect, GSConnect or Valent here.
@@ -56,6 +58,7 @@ final class Daemon {
         broker = ContinuationBroker(connection: connection, registry: registry, timeouts: timeouts, logger: logger)
         broker.domainClaimants = { [domains] url in domains.verifiedApps(for: url) }
         notifier = Notifier(connection: connection, logger: logger)
+        continuing = ContinuingNotification(notifier: notifier)
         let continuedDocuments = ContinuedDocuments()
         broker.continuedDocuments = continuedDocuments
         sharedDocuments = SharedDocuments(logger: logger, continuedDocuments: continuedDocuments)
@@ -247,7 +250,8 @@ final class Daemon {
         guard let source = try? source(offerID) else { return }
         let offer = offers.offers[offerID]
         notificationUsed(offerID)
-        Task { @MainActor in
+        let device = offer?.peerDeviceID.map(notifiedName) ?? offer?.device ?? ""
+        continuing.run(title: offer.map(Self.notifiedTitle) ?? "the activity", from: device) { [self] in
             do {
                 try await broker.continueActivity(source, activationToken: activationToken)
             } catch {
