@@ -38,12 +38,29 @@ final class BatonAppController {
         application.onStartup = { [weak self] in self?.startUp() }
     }
 
+    /// Runs the app; a second start with a page (the desktop entry's "Enter a Pairing Code",
+    /// `baton-app --page devices` while the app runs) shows that page in the running one.
+    func run() -> Int32 {
+        if let initialPage {
+            do {
+                try application.register()
+            } catch {
+                logger.error("cannot start: \(error)")
+                return 1
+            }
+            if application.isRemote { application.activateAction("page-\(initialPage)") }
+        }
+        return application.run(arguments: [CommandLine.arguments[0]])
+    }
+
     private func startUp() {
         gtk_window_set_default_icon_name("org.baton.Daemon")
         for (index, page) in MainWindow.pages.enumerated() {
             application.addAction("page-\(page.name)", accelerators: ["<Alt>\(index + 1)"]) { [weak self] in
-                self?.window?.show(page: page.name)
-                self?.focusFirstAction()
+                guard let self, let window else { return }
+                window.show(page: page.name)
+                logger.info("showing the \(page.name) page")
+                focusFirstAction()
             }
         }
         application.addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }

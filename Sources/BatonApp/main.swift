@@ -22,6 +22,6 @@ let options = BatonAppOptions.parseOrExit()
 let status = MainActor.assumeIsolated {
     // Held for the whole run: the application's handlers refer to it weakly.
     let controller = BatonAppController(initialPage: options.page)
-    return withExtendedLifetime(controller) { controller.application.run(arguments: [CommandLine.arguments[0]]) }
+    return withExtendedLifetime(controller) { controller.run() }
 }
 exit(status)

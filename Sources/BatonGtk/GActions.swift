@@ -53,6 +53,12 @@ extension BatonApplication {
         if !accelerators.isEmpty { setAccelerators(accelerators, for: "app.\(name)") }
     }
 
+    /// Activates the application action `app.<name>`: in the running instance, when this one
+    /// is a second start (``isRemote``), as GApplication forwards it over D-Bus.
+    public func activateAction(_ name: String) {
+        g_action_group_activate_action(OpaquePointer(gtkApplication), name, nil)
+    }
+
     /// Sets the keyboard shortcuts of a detailed action name such as `"win.send"`.
     public func setAccelerators(_ accelerators: [String], for detailedAction: String) {
         var cStrings: [UnsafePointer<CChar>?] = accelerators.map { UnsafePointer(strdup($0)) }

@@ -207,7 +207,7 @@ extension BatonAppScenarios {
     /// server): batond opens the installed Baton app, whose dialog takes the code B shows,
     /// and the two pair without a terminal on A. On X11 only: the apps batond starts get
     /// batond's environment, and the harness starts batond before the Wayland session.
-    func checkEnterCodeOnAPairingNotificationOpensTheAppsDialog() throws {
+    func checkEnterCodeOnAPairingNotificationOpensTheAppsDialog(appRunning: Bool = false) throws {
         let entry = try String(contentsOf: ExampleAppProcess.shippedResources("MailComposer")
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources/BatonApp/Resources/org.baton.Baton.desktop"), encoding: .utf8)
@@ -218,6 +218,11 @@ extension BatonAppScenarios {
         let server = try devices.a.start(ServiceSession.product("BatonTestApp"),
                                          ["notification-server", "--log", log.path, "--invoke", "enter-code"], name: "notifications")
         XCTAssertTrue(waitUntil { server.log.contains("notification server ready") }, server.log)
+        // Already open on another page: Enter Code goes to its devices page.
+        let running = try appRunning ? devices.a.start(ServiceSession.product("baton-app"), ["--page", "offers"], name: "app-a") : nil
+        if let running {
+            XCTAssertTrue(waitUntil(timeout: 10) { running.log.contains("showing 0 offers") }, running.log)
+        }
         let request = try devices.b.baton(["pair", "alpha"])
         XCTAssertEqual(request.status, 0, request.errorOutput)
         var dialog: String?
@@ -225,8 +230,14 @@ extension BatonAppScenarios {
             dialog = try self.desktop.windows(pid: nil) { $0 == "Pair with “beta”?" }.first
             return dialog != nil
         }, "Enter Code opened the Baton app's pairing dialog: \(devices.batondA.log.suffix(1500))")
+        if let running {
+            XCTAssertTrue(waitUntil(timeout: 5) { running.log.contains("showing the devices page") },
+                          "the running app went to its devices page: \(running.log)")
+            XCTAssertEqual(try desktop.windows(pid: running.pid) { $0 == "Pair with “beta”?" }.count, 1,
+                           "the running app shows the dialog")
+        }
         Thread.sleep(forTimeInterval: 0.5)
-        try screenshot("enter-code")
+        try screenshot(appRunning ? "enter-code-app-running" : "enter-code")
         let codeOnB = try XCTUnwrap(try devices.device(devices.idA, on: devices.b)?["pairing-code"] as? String)
         let codeOnA = try XCTUnwrap(try devices.device(devices.idB, on: devices.a)?["pairing-code"] as? String)
         try desktop.focus(try XCTUnwrap(dialog))
@@ -275,6 +286,10 @@ final class BatonAppTests: BatonAppScenarios {
 
     func testEnterCodeOnAPairingNotificationOpensTheAppsDialog() throws {
         try checkEnterCodeOnAPairingNotificationOpensTheAppsDialog()
+    }
+
+    func testEnterCodeWithTheAppOpenOnAnotherPageGoesToItsDevicesPage() throws {
+        try checkEnterCodeOnAPairingNotificationOpensTheAppsDialog(appRunning: true)
     }
 
     func testTwoDevicesPairFromTheAppAndContinueAnOfferFromTheList() throws {
