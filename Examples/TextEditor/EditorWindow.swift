@@ -127,8 +127,24 @@ final class EditorWindow: AppWindow {
         GLibSources.onceIdle { [weak self] in
             guard let self, let scrollMark else { return }
             gtk_text_view_scroll_to_mark(view, scrollMark, 0, 1, 0, 0.5)
+            keepScrollWithinText()
         }
         gtk_widget_grab_focus(textView)
+    }
+
+    /// Scrolls back so that the view never starts past the text's end: a scroll made while
+    /// GTK still estimated the lines' heights may leave the view below a short text, showing
+    /// its last lines at the top of an empty window.
+    private func keepScrollWithinText() {
+        guard let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(textView)) else { return }
+        var end = GtkTextIter()
+        gtk_text_buffer_get_end_iter(document.buffer, &end)
+        var lineTop: Int32 = 0
+        var lineHeight: Int32 = 0
+        gtk_text_view_get_line_yrange(view, &end, &lineTop, &lineHeight)
+        let textHeight = Double(lineTop + lineHeight + gtk_text_view_get_top_margin(view) + gtk_text_view_get_bottom_margin(view))
+        let furthest = max(0, textHeight - gtk_adjustment_get_page_size(adjustment))
+        if gtk_adjustment_get_value(adjustment) > furthest { gtk_adjustment_set_value(adjustment, furthest) }
     }
 
     private func iter(line: Int) -> GtkTextIter {
