@@ -22,7 +22,7 @@ extension BatonApplication {
             return
         }
         if let token = takeActivationToken() {
-            gtk_window_set_startup_id(gtkWindow, token)
+            baton_window_set_activation_token(gtkWindow, token)
         }
         gtk_window_present(gtkWindow)
         awaitMapping(of: window)

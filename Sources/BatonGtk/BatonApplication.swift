@@ -287,6 +287,14 @@ open class BatonApplication: Application {
         showErrorDialog(heading: error is UserActivityError ? Self.continuationErrorHeading : Self.errorHeading, error)
     }
 
+    /// Brings the first restored window to the front with the continuation's activation token,
+    /// when the app did not present a window with it itself: a window already open that took
+    /// the continued activity comes forward as a new one does.
+    open override func didRestore(_ objects: [any UserActivityRestoring]) {
+        guard activationToken != nil, let window = objects.lazy.compactMap({ $0 as? ApplicationWindow }).first else { return }
+        present(window)
+    }
+
     /// Shows how a held-up continuation stands in a dialog over the active window (its
     /// message, a progress bar, and Cancel, which cancels the continuation), updated in place
     /// and taken down when the continuation ends.

@@ -2,6 +2,9 @@
 // and variadic functions, each a one-line static inline wrapper. GLib's own are in CGLib.
 #include <gtk/gtk.h>
 #include <glib-unix.h>
+#ifdef GDK_WINDOWING_WAYLAND
+#include <gdk/wayland/gdkwayland.h>
+#endif
 
 static inline GtkWidget *baton_widget(gpointer instance) { return GTK_WIDGET(instance); }
 static inline GtkWindow *baton_window(gpointer instance) { return GTK_WINDOW(instance); }
@@ -52,4 +55,20 @@ static inline void baton_message_dialog_set_body(GtkWidget *dialog, const char *
 
 static inline void baton_application_set_register_session(GtkApplication *application, gboolean value) {
     g_object_set(application, "register-session", value, NULL);
+}
+
+/* Gives `window` the desktop's activation token for its next gtk_window_present. A window not
+ * yet on screen takes it as its startup id; on Wayland, one already mapped would drop that id
+ * before presenting (GTK 4.8 clears it at once and asks the compositor for a token of its own,
+ * which it refuses to an app the person did not click), so the display holds it for the
+ * present's activation instead. */
+static inline void baton_window_set_activation_token(GtkWindow *window, const char *token) {
+#ifdef GDK_WINDOWING_WAYLAND
+    GdkDisplay *display = gtk_widget_get_display(GTK_WIDGET(window));
+    if (GDK_IS_WAYLAND_DISPLAY(display) && gtk_widget_get_mapped(GTK_WIDGET(window))) {
+        gdk_wayland_display_set_startup_notification_id(display, token);
+        return;
+    }
+#endif
+    gtk_window_set_startup_id(window, token);
 }

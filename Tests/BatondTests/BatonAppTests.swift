@@ -90,7 +90,7 @@ class BatonAppScenarios: XCTestCase {
         XCTAssertTrue(waitUntil(timeout: 10) { appB.log.contains("showing 1 offers") }, "B's app shows it: \(appB.log)")
         // Both note windows are up: one mapped later would take the keyboard focus from B's app.
         _ = try window(of: origin, titled: "Note")
-        _ = try window(of: target.child, titled: "Note")
+        let targetWindow = try window(of: target.child, titled: "Note")
         Thread.sleep(forTimeInterval: 0.5)
         try desktop.focus(windowB)
         try desktop.key("alt+3")
@@ -104,6 +104,13 @@ class BatonAppScenarios: XCTestCase {
         XCTAssertEqual((restored["userInfo"] as? [String: Any])?["text"] as? String, "from alpha")
         XCTAssertTrue(target.child.log.contains("note: activation token") && !target.child.log.contains("note: activation token none"),
                       "the app's click reached the continuing app as an activation token: \(target.child.log)")
+        if Self.desktopKind == .wayland {
+            // The compositor honours the token: the continued window comes to the front.
+            XCTAssertTrue(waitUntil(timeout: 5) { try self.desktop.focusedWindow() == targetWindow },
+                          "the continued window has the focus (sway, by the Baton app's activation token); focused: "
+                          + "\(String(describing: try? desktop.focusedWindow())), continued: \(targetWindow)")
+            try screenshot("continued-focused")
+        }
         // A's pages whole in the screenshots: B's window moves off the screen.
         try moveOnX11(windowB, to: 1280)
         try moveOnX11(windowA, to: 0)

@@ -131,6 +131,7 @@ open class Application: Responder {
             for object in objects {
                 object.restoreUserActivityState(activity)
             }
+            self.didRestore(objects)
             switch restoration.state {
             case .delegateRunning:
                 restoration.state = .restoredEarly
@@ -169,6 +170,11 @@ open class Application: Responder {
     /// Shows the person an error that they should see: the toolkit layer shows a dialog (as
     /// AppKit's `presentError(_:)` does). The core shows nothing.
     open func presentError(_ error: any Error) {}
+
+    /// Runs once the objects the delegate handed to the restoration handler have restored the
+    /// activity. The toolkit layer brings a restored window to the front (BatonGtk); the core
+    /// does nothing.
+    open func didRestore(_ objects: [any UserActivityRestoring]) {}
 
     /// Presents why a continuation failed, unless it was cancelled: what a delegate without
     /// its own `didFailToContinue…` gets.
