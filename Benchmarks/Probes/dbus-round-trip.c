@@ -1,7 +1,7 @@
 /*
  * How long one GDBus round trip with a 1.5 KB payload takes through dbus-daemon, and on a
  * peer-to-peer connection (GDBusServer on a Unix socket, no daemon between): the figures
- * behind the README's note on the continuation's 5x target. Median of 2000 calls, three
+ * behind Benchmarks/README.md's note on the continuation's 5x target. Median of 2000 calls, three
  * rounds each, side by side in one run.
  *
  *     Benchmarks/Probes/dbus-round-trip.sh

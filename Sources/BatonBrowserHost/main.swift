@@ -13,7 +13,7 @@ if isatty(STDIN_FILENO) != 0 || CommandLine.arguments.dropFirst().contains(where
         usage: baton-browser-host
           The native messaging host of Baton's browser extension: the browser starts it and talks to it
           on standard input. Installed by scripts/install-service.sh with the browsers' manifests
-          (org.baton.browser_host); see "Web pages as activities" in Baton's README.
+          (org.baton.browser_host); see docs/web.md in Baton's repository.
         """)
     exit(isatty(STDIN_FILENO) != 0 ? 2 : 0)
 }

@@ -75,7 +75,7 @@ final class PhoneTests: XCTestCase {
         XCTAssertTrue(phones.waitForReceivedURL(page, on: .b), "the phone received \(phones.receivedURLs(on: .b))")
         XCTAssertEqual(phones.receivedURLs(on: .b), [page], "exactly that link, once")
         if let received = phones.timeReceived(page, on: .b) {
-            // From `baton send` to the phone's kdeconnectd announcing the link: a figure in the README.
+            // From `baton send` to the phone's kdeconnectd announcing the link: a figure in docs/phones.md.
             print(String(format: "figure: baton send -> the phone's kdeconnectd received the link: %.0f ms",
                          received.timeIntervalSince(sending) * 1000))
         }

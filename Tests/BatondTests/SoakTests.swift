@@ -8,7 +8,7 @@ import XCTest
 /// device (`BATON_SOAK_ROUNDS` changes the number). Every one must succeed, each batond's
 /// open file descriptors and GLib sources must come back to their count after a warm-up, and
 /// its resident memory may grow by less than 2 MiB. The figures are printed for the CI log
-/// (and the README's "Soak" paragraph).
+/// (and the "Soak" section of docs/testing.md).
 ///
 /// The apps are real BatonTestApp processes, started once: one whose activity is continued
 /// (the origin) and one that continues it (the target, verified through its desktop entry).

@@ -64,7 +64,7 @@ public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
     return 0
 }
 
-/// Activity files as `baton inspect --json` prints them and the README shows them, and a
+/// Activity files as `baton inspect --json` prints them and docs/batond.md shows them, and a
 /// few broken ones.
 enum ActivityFileSeeds {
     static func all() -> [String: [UInt8]] {

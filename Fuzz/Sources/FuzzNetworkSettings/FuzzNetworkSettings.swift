@@ -60,7 +60,7 @@ public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
     return 0
 }
 
-/// Settings files as the README describes them, and a few broken ones.
+/// Settings files as docs/batond.md describes them, and a few broken ones.
 enum NetworkSettingsSeeds {
     static func all() -> [String: [UInt8]] {
         let files: [String: String] = [
