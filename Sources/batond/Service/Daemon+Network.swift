@@ -9,29 +9,6 @@ import Foundation
 extension Daemon {
     static func offerKey(_ id: String) -> String { "offer:\(id)" }
     static func deviceKey(_ deviceID: String) -> String { "device:\(deviceID)" }
-    static func pairingKey(_ deviceID: String) -> String { "pair:\(deviceID)" }
-
-    /// Shows a pairing request: the name the device gave itself and its short id, a warning
-    /// when that name poses as a paired device's or this one's (``PeerNetwork/impersonated(by:)``),
-    /// the code to type on that device (grouped, "093 954"), and Enter Code, which opens the
-    /// Baton app to type the code that device shows. No action of the notification confirms.
-    func showPairingRequest(from deviceID: String, code: String) {
-        let shortID = PeerNetwork.shortID(deviceID)
-        let name = network.claimedName(deviceID).flatMap { $0.isEmpty ? nil : $0 } ?? shortID
-        var detail = ""
-        var title = "Pairing request from “\(name)” (\(shortID))"
-        if let impersonated = network.impersonated(by: deviceID) {
-            title = "Pairing request from another device named “\(name)” (\(shortID))"
-            detail += "Careful: this is not \(impersonated).\n"
-        }
-        detail += "If you asked “\(name)” to pair, type \(PairingCodeText.grouped(code)) there, then choose Enter Code to type the code "
-            + "“\(name)” shows. Otherwise ignore this."
-        notifier.show(key: Self.pairingKey(deviceID), title: title, detail: detail,
-                      action: (id: Self.enterCodeAction, label: "Enter Code"))
-    }
-
-    /// The pairing notification's action: opens the Baton app, whose dialog takes the code.
-    static let enterCodeAction = "enter-code"
 
     /// What this device offers the paired device `deviceID`: the one activity
     /// ``AppRegistry/offered`` chooses (the current activity of the app used last), unless

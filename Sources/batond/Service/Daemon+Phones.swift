@@ -6,6 +6,15 @@ import Foundation
 /// Phones paired with KDE Connect, GSConnect or Valent: listed beside Baton's devices, sent
 /// an activity's web page (`SendToDevice`), and the links they share listed as offers.
 extension Daemon: PhoneBridgeDelegate {
+    /// The row of ``methods`` for `SendToDevice`.
+    static var phoneMethods: [DaemonMethod] {
+        [
+            DaemonMethod("SendToDevice", ["s", "s"]) { daemon, call, arguments in
+                try daemon.sendToDevice(call, activityID: try arguments.string(0), device: try arguments.string(1))
+            },
+        ]
+    }
+
     /// The records of `ListDevices` for phones.
     var phoneRecords: [[String: BusValue]] {
         phones.all.map { phone in

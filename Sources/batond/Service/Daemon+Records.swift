@@ -5,6 +5,17 @@ import Foundation
 
 /// The records batond answers `GetStatus`, `ListActivities` and `ListApps` with.
 extension Daemon {
+    /// The rows of ``methods`` that answer with records: `GetStatus`, `ListActivities`,
+    /// `ListApps` and `ListDevices`.
+    static var recordMethods: [DaemonMethod] {
+        [
+            DaemonMethod("GetStatus") { daemon, call, _ in call.reply([.dictionary(daemon.status)]) },
+            DaemonMethod("ListActivities") { daemon, call, _ in call.reply([.dictionaries(daemon.activityRecords)]) },
+            DaemonMethod("ListApps") { daemon, call, _ in call.reply([.dictionaries(daemon.appRecords)]) },
+            DaemonMethod("ListDevices") { daemon, call, _ in call.reply([.dictionaries(daemon.deviceRecords)]) },
+        ]
+    }
+
     var status: [String: BusValue] {
         var status: [String: BusValue] = [
             "version": .string(BatonService.version), "interface": .string(BatonService.daemonInterface),
