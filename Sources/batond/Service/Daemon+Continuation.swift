@@ -49,7 +49,7 @@ extension Daemon {
     private func continueActivity(_ call: BusMethodCall, offerID: String, options: [String: BusValue]) throws {
         let token = try Self.activationToken(in: options)
         let source = try source(offerID)
-        notificationUsed(offerID)
+        offerNotifications.used(offerID)
         answer(call) { [broker] in
             try await broker.continueActivity(source, activationToken: token)
             return []
@@ -64,21 +64,21 @@ extension Daemon {
             }
             return .local(app, published)
         }
-        if let offer = offers.offers[id], !offer.summary.isExpired(), isShown(offer) { return .offer(offer) }
+        if let offer = offers.offers[id], !offer.summary.isExpired(), settingsStore.policy.allows(offer) { return .offer(offer) }
         throw ServiceError.unknownActivity(id)
     }
 
     func continueFromNotification(_ offerID: String, activationToken: String? = nil) {
         guard let source = try? source(offerID) else { return }
         let offer = offers.offers[offerID]
-        notificationUsed(offerID)
+        offerNotifications.used(offerID)
         Task { @MainActor in
             do {
                 try await broker.continueActivity(source, activationToken: activationToken)
             } catch {
                 logger.notice("continuing offer \(offerID) failed: \(error)")
                 // Said where the person clicked: in a notification, in plain words.
-                if let offer { notifyFailure(of: offer, error) }
+                if let offer { offerNotifications.showFailure(of: offer, error) }
             }
         }
     }

@@ -16,7 +16,7 @@ extension Daemon {
                                   device: try Self.option(options, "device") ?? "this device", origin: .held(bytes))
                 try daemon.offers.add(offer)
                 daemon.logger.info("offer \(offer.id) added: \(offer.summary.activityType)")
-                daemon.notify(offer)
+                daemon.offerNotifications.show(offer)
                 call.reply([.string(offer.id)])
             },
             DaemonMethod("RemoveOffer", ["s"]) { daemon, call, arguments in
@@ -25,7 +25,7 @@ extension Daemon {
                     throw ServiceError.unknownActivity(id)
                 }
                 daemon.offers.remove(id)
-                daemon.withdrawNotification(of: offer)
+                daemon.offerNotifications.withdraw(offer)
                 call.reply()
             },
         ]

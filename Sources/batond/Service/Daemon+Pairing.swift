@@ -31,7 +31,11 @@ extension Daemon {
         ]
     }
 
-    static func pairingKey(_ deviceID: String) -> String { "pair:\(deviceID)" }
+    static func pairingKey(_ deviceID: String) -> String { pairingKeyPrefix + deviceID }
+    private static let pairingKeyPrefix = "pair:"
+
+    /// Whether `key` is a pairing request's notification key (``pairingKey(_:)``).
+    static func isPairingKey(_ key: String) -> Bool { key.hasPrefix(pairingKeyPrefix) }
 
     /// Shows a pairing request: the name the device gave itself and its short id, a warning
     /// when that name poses as a paired device's or this one's (``PeerNetwork/impersonated(by:)``),
@@ -54,4 +58,20 @@ extension Daemon {
 
     /// The pairing notification's action: opens the Baton app, whose dialog takes the code.
     static let enterCodeAction = "enter-code"
+
+    /// The person picked a pairing notification's action: Enter Code opens the Baton app
+    /// (pairing is never confirmed from a notification).
+    func pairingNotificationAction(_ action: String, activationToken: String?) {
+        guard action == Self.enterCodeAction else { return }
+        do {
+            try BatonAppEntry.openForPairing(activationToken: activationToken)
+        } catch {
+            logger.notice("cannot open the Baton app to enter a pairing code: \(error); type it with baton pair --confirm")
+        }
+    }
+
+    /// Whether the pairing request under the notification key `key` still stands.
+    func isPairingShown(_ key: String) -> Bool {
+        network.devices[String(key.dropFirst(Self.pairingKeyPrefix.count))]?.pairing != nil
+    }
 }

@@ -96,7 +96,7 @@ extension Daemon: PhoneBridgeDelegate {
         }
         if let previous = phoneOffers.removeValue(forKey: phone.id), let offer = offers.offers[previous] {
             offers.remove(previous)
-            withdrawNotification(of: offer)
+            offerNotifications.withdraw(offer)
         }
         let payload = UserActivityPayload(activityType: UserActivity.browsingWebType, title: Self.phoneOfferTitle(url, host: host),
                                           webpageURL: url, expirationDate: Date().addingTimeInterval(Self.phoneOfferLifetime))
@@ -107,7 +107,7 @@ extension Daemon: PhoneBridgeDelegate {
             try offers.add(offer)
             phoneOffers[phone.id] = offer.id
             logger.info("\(phone.name) shared a web page\(host.isLocal ? " on a local address" : "") through \(phone.via): offer \(offer.id)")
-            notify(offer)
+            offerNotifications.show(offer)
         } catch {
             logger.notice("a web page shared by \(phone.name) cannot be listed: \(error)")
         }

@@ -42,7 +42,7 @@ extension Daemon {
     /// Local current activities that are eligible and unexpired, then offers.
     var activityRecords: [[String: BusValue]] {
         let local = registry.offerable.map { Self.record($0.0, $0.1) }
-        let offered = offers.current.filter(isShown).map { offer in
+        let offered = offers.current.filter(settingsStore.policy.allows).map { offer in
             var record = Self.summaryRecord(offer.summary)
             record["id"] = .string(offer.id)
             record["origin"] = .string("offer")

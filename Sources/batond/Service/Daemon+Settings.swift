@@ -5,25 +5,6 @@ import Foundation
 /// The settings a person controls (`baton settings`, the `*Settings` and `Set*` methods), and
 /// what they change at once: offers out and in, listings and notifications.
 extension Daemon {
-    /// Whether `offer` is listed, shown and may be continued: Handoff is on, and its device
-    /// (if it comes from one) is not blocked.
-    func isShown(_ offer: Offer) -> Bool {
-        let settings = settingsStore.settings
-        guard settings.handoff else { return false }
-        if let deviceID = offer.peerDeviceID, settings.blockedDevices.contains(deviceID) { return false }
-        return true
-    }
-
-    /// Shows the notification of the device's most recent offer, or withdraws it, as the
-    /// settings and the offer now say.
-    func refreshNotification(of deviceID: String) {
-        if let id = latestOffers[deviceID], let offer = offers.offers[id] {
-            notify(offer)
-        } else if notifiedOffers.removeValue(forKey: Self.deviceKey(deviceID))?.isShown == true {
-            notifier.withdraw(key: Self.deviceKey(deviceID))
-        }
-    }
-
     /// The rows of ``methods`` for the settings.
     static var settingsMethods: [DaemonMethod] {
         [
@@ -107,8 +88,7 @@ extension Daemon {
         logger.info("settings: Handoff \(settings.handoff ? "on" : "off"), notifications \(settings.notifications.rawValue), \(settings.blockedDevices.count) devices and \(settings.blockedApps.count) apps blocked")
         network.offersChanged()
         activitiesChanged()
-        for deviceID in Array(latestOffers.keys) { refreshNotification(of: deviceID) }
-        for offer in offers.offers.values where offer.peerDeviceID == nil { notify(offer) }
+        offerNotifications.refreshAll()
         connection.emitSignal(path: BatonService.daemonPath, interface: BatonService.daemonInterface,
                               name: "SettingsChanged", arguments: [.dictionary(settingsRecord)])
     }

@@ -24,14 +24,10 @@ final class Daemon {
     let sharedDocuments: SharedDocuments
     let network: PeerNetwork
     let logger: Logger
-    /// The offer each notification shows, by notification key (``notificationKey(_:)``).
-    var notifiedOffers: [String: NotifiedOffer] = [:]
-    /// What this device last handed to each paired device, by device id.
-    var handedTo: [String: HandedOver] = [:]
+    /// The notifications of offers: shown, replaced, withdrawn, and their actions.
+    let offerNotifications: OfferNotifications
     /// The offer of the link each phone shared last, by phone id: one per phone.
     var phoneOffers: [String: String] = [:]
-    /// Each paired device's most recent offer listed, by device id.
-    var latestOffers: [String: String] = [:]
     /// What the person decided (Handoff on or off, quiet, blocked devices and apps).
     let settingsStore: SettingsStore
     /// Whether batond's `--name` gave this device's name, so that `SetDeviceName` is refused.
@@ -59,12 +55,14 @@ final class Daemon {
         let continuedDocuments = ContinuedDocuments()
         broker.continuedDocuments = continuedDocuments
         sharedDocuments = SharedDocuments(logger: logger, continuedDocuments: continuedDocuments)
+        offerNotifications = OfferNotifications(notifier: notifier, offers: offers, broker: broker, phones: phones,
+                                                network: network, settings: settings)
         registry.onChange = { [weak self] in
             self?.activitiesChanged()
             self?.network.offersChanged()
         }
         offers.onChange = { [weak self] in self?.activitiesChanged() }
-        offers.onExpire = { [weak self] offer in self?.withdrawNotification(of: offer) }
+        offers.onExpire = { [weak self] offer in self?.offerNotifications.withdraw(offer) }
         offers.onRefused = { [weak self] offer, error in
             let line = "an offer from \(Excerpt.of(offer.device)) is not listed: \(error)"
             // A paired device's go through its log budget: no device can fill the log.
@@ -74,8 +72,23 @@ final class Daemon {
                 self?.logger.notice("\(line)")
             }
         }
-        notifier.onAction = { [weak self] key, action, token in self?.notificationAction(key, action, activationToken: token) }
-        notifier.isCurrent = { [weak self] key in self?.isCurrent(key) ?? false }
+        notifier.onAction = { [weak self] key, action, token in
+            if Self.isPairingKey(key) {
+                self?.pairingNotificationAction(action, activationToken: token)
+            } else {
+                self?.offerNotifications.actionPicked(key, action, activationToken: token)
+            }
+        }
+        notifier.isCurrent = { [weak self] key in
+            guard let self else { return false }
+            return Self.isPairingKey(key) ? isPairingShown(key) : offerNotifications.isCurrent(key)
+        }
+        offerNotifications.onContinue = { [weak self] offerID, token in
+            self?.continueFromNotification(offerID, activationToken: token)
+        }
+        offerNotifications.onSendToPhone = { [weak self] offerID, phoneID in
+            self?.sendFromNotification(offerID, toPhone: phoneID)
+        }
         broker.delegate = self
         network.delegate = self
         phones.delegate = self
