@@ -5,7 +5,8 @@ import XCTest
 
 /// `Daemon.methods`, the one table every `org.baton.Daemon1` call goes through, agrees with
 /// the introspection document GDBus checks calls against: the same methods, with the same
-/// in arguments. (Async, as XCTest on Linux runs only those on the main actor.)
+/// in arguments. The tests are async: XCTest on Linux cannot run a synchronous test method
+/// isolated to the main actor.
 @MainActor
 final class DaemonMethodTableTests: XCTestCase {
     func testTheTableAndTheIntrospectionDocumentListTheSameMethods() async throws {

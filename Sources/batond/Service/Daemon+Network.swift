@@ -5,7 +5,7 @@ import BatonPeer
 import Foundation
 
 /// What links the daemon to its peers: local activities offered out, peers' offers listed
-/// here, fetches answered, pairing requests shown.
+/// here (their notifications through ``OfferNotifications``), fetches answered, pairing requests shown.
 extension Daemon {
     /// What this device offers the paired device `deviceID`: the one activity
     /// ``AppRegistry/offered`` chooses (the current activity of the app used last), unless
