@@ -6,6 +6,15 @@ import Foundation
 /// `Diagnose`: what batond can tell of what is wrong. The checks outside batond (is it
 /// running, its service file, does it start with the session) are `baton doctor`'s own.
 extension Daemon {
+    /// The row of ``methods`` for `Diagnose`.
+    static var diagnosisMethods: [DaemonMethod] {
+        [
+            DaemonMethod("Diagnose") { daemon, call, _ in
+                daemon.answer(call) { [.dictionaries(await daemon.diagnosis().map(\.record))] }
+            },
+        ]
+    }
+
     func diagnosis() async -> [DiagnosticCheck] {
         var checks: [DiagnosticCheck] = []
         checks.append(discoveryStatus())

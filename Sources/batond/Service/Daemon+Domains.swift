@@ -3,6 +3,19 @@ import Foundation
 
 /// The records batond answers `ListDomains` and `VerifyDomains` with.
 extension Daemon {
+    /// The rows of ``methods`` for the web domains apps claim.
+    static var domainMethods: [DaemonMethod] {
+        [
+            DaemonMethod("ListDomains") { daemon, call, _ in call.reply([.dictionaries(daemon.domainRecords)]) },
+            DaemonMethod("VerifyDomains") { daemon, call, _ in
+                daemon.answer(call) { [domains = daemon.domains] in
+                    await domains.verifyAll()
+                    return [.dictionaries(daemon.domainRecords)]
+                }
+            },
+        ]
+    }
+
     var domainRecords: [[String: BusValue]] {
         domains.claimStates().map { claim in
             var record: [String: BusValue] = [

@@ -6,6 +6,15 @@ import Foundation
 /// Phones paired with KDE Connect, GSConnect or Valent: listed beside Baton's devices, sent
 /// an activity's web page (`SendToDevice`), and the links they share listed as offers.
 extension Daemon: PhoneBridgeDelegate {
+    /// The row of ``methods`` for `SendToDevice`.
+    static var phoneMethods: [DaemonMethod] {
+        [
+            DaemonMethod("SendToDevice", ["s", "s"]) { daemon, call, arguments in
+                try daemon.sendToDevice(call, activityID: try arguments.string(0), device: try arguments.string(1))
+            },
+        ]
+    }
+
     /// The records of `ListDevices` for phones.
     var phoneRecords: [[String: BusValue]] {
         phones.all.map { phone in
@@ -87,7 +96,7 @@ extension Daemon: PhoneBridgeDelegate {
         }
         if let previous = phoneOffers.removeValue(forKey: phone.id), let offer = offers.offers[previous] {
             offers.remove(previous)
-            withdrawNotification(of: offer)
+            offerNotifications.withdraw(offer)
         }
         let payload = UserActivityPayload(activityType: UserActivity.browsingWebType, title: Self.phoneOfferTitle(url, host: host),
                                           webpageURL: url, expirationDate: Date().addingTimeInterval(Self.phoneOfferLifetime))
@@ -98,7 +107,7 @@ extension Daemon: PhoneBridgeDelegate {
             try offers.add(offer)
             phoneOffers[phone.id] = offer.id
             logger.info("\(phone.name) shared a web page\(host.isLocal ? " on a local address" : "") through \(phone.via): offer \(offer.id)")
-            notify(offer)
+            offerNotifications.show(offer)
         } catch {
             logger.notice("a web page shared by \(phone.name) cannot be listed: \(error)")
         }

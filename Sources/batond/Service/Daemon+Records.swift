@@ -5,6 +5,17 @@ import Foundation
 
 /// The records batond answers `GetStatus`, `ListActivities` and `ListApps` with.
 extension Daemon {
+    /// The rows of ``methods`` that answer with records: `GetStatus`, `ListActivities`,
+    /// `ListApps` and `ListDevices`.
+    static var recordMethods: [DaemonMethod] {
+        [
+            DaemonMethod("GetStatus") { daemon, call, _ in call.reply([.dictionary(daemon.status)]) },
+            DaemonMethod("ListActivities") { daemon, call, _ in call.reply([.dictionaries(daemon.activityRecords)]) },
+            DaemonMethod("ListApps") { daemon, call, _ in call.reply([.dictionaries(daemon.appRecords)]) },
+            DaemonMethod("ListDevices") { daemon, call, _ in call.reply([.dictionaries(daemon.deviceRecords)]) },
+        ]
+    }
+
     var status: [String: BusValue] {
         var status: [String: BusValue] = [
             "version": .string(BatonService.version), "interface": .string(BatonService.daemonInterface),
@@ -31,7 +42,7 @@ extension Daemon {
     /// Local current activities that are eligible and unexpired, then offers.
     var activityRecords: [[String: BusValue]] {
         let local = registry.offerable.map { Self.record($0.0, $0.1) }
-        let offered = offers.current.filter(isShown).map { offer in
+        let offered = offers.current.filter(settingsStore.policy.allows).map { offer in
             var record = Self.summaryRecord(offer.summary)
             record["id"] = .string(offer.id)
             record["origin"] = .string("offer")

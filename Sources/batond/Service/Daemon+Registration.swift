@@ -2,8 +2,32 @@ import BatonBus
 import BatonGLib
 import Foundation
 
-/// `Register`: who the caller is, checked before anything changes.
+/// `Register`: who the caller is, checked before anything changes; then its current activity
+/// (`PublishCurrent`, `ResignCurrent`, `SetActive`).
 extension Daemon {
+    /// The rows of ``methods`` for registering and publishing the current activity.
+    static var registrationMethods: [DaemonMethod] {
+        [
+            DaemonMethod("Register", ["s", "s", "as"]) { daemon, call, arguments in
+                try daemon.register(call, appID: try arguments.string(0), teamID: try arguments.string(1),
+                                    activityTypes: try arguments.strings(2))
+            },
+            DaemonMethod("PublishCurrent", ["s", "a{sv}"]) { daemon, call, arguments in
+                try daemon.registry.publish(busName: call.sender, appActivityID: try arguments.string(0),
+                                            summary: ActivitySummary(record: try arguments.dictionary(1)))
+                call.reply()
+            },
+            DaemonMethod("ResignCurrent") { daemon, call, _ in
+                try daemon.registry.resign(busName: call.sender)
+                call.reply()
+            },
+            DaemonMethod("SetActive", ["b"]) { daemon, call, arguments in
+                try daemon.registry.setActive(busName: call.sender, try arguments.bool(0))
+                call.reply()
+            },
+        ]
+    }
+
     /// Registers the caller of `call` as `appID` once the bus said which process it is and
     /// ``AppVerifier`` decided whether that process is the app and which of its claims are
     /// backed, or answers with the error that refused it, changing nothing. A host app whose

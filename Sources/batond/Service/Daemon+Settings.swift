@@ -5,73 +5,66 @@ import Foundation
 /// The settings a person controls (`baton settings`, the `*Settings` and `Set*` methods), and
 /// what they change at once: offers out and in, listings and notifications.
 extension Daemon {
-    /// Whether `offer` is listed, shown and may be continued: Handoff is on, and its device
-    /// (if it comes from one) is not blocked.
-    func isShown(_ offer: Offer) -> Bool {
-        let settings = settingsStore.settings
-        guard settings.handoff else { return false }
-        if let deviceID = offer.peerDeviceID, settings.blockedDevices.contains(deviceID) { return false }
-        return true
+    /// The rows of ``methods`` for the settings.
+    static var settingsMethods: [DaemonMethod] {
+        [
+            DaemonMethod("GetSettings") { daemon, call, _ in call.reply([.dictionary(daemon.settingsRecord)]) },
+            DaemonMethod("SetHandoff", ["b"]) { daemon, call, arguments in
+                let on = try arguments.bool(0)
+                try daemon.change { $0.handoff = on }
+                call.reply()
+            },
+            DaemonMethod("SetNotifications", ["s"]) { daemon, call, arguments in
+                let text = try arguments.string(0)
+                guard let mode = HandoffSettings.Notifications(rawValue: text) else {
+                    throw ServiceError.invalidArguments("notifications are \"on\" or \"quiet\", not \(text.debugDescription)")
+                }
+                try daemon.change { $0.notifications = mode }
+                call.reply()
+            },
+            DaemonMethod("SetDeviceBlocked", ["s", "b"]) { daemon, call, arguments in
+                try daemon.setDevice(try arguments.string(0), blocked: try arguments.bool(1))
+                call.reply()
+            },
+            DaemonMethod("SetAppBlocked", ["s", "b"]) { daemon, call, arguments in
+                let appID = try arguments.string(0)
+                let blocked = try arguments.bool(1)
+                try AppRegistry.check(appID: appID, teamID: "x", activityTypes: [])
+                try daemon.change { settings in
+                    if blocked { settings.blockedApps.insert(appID) } else { settings.blockedApps.remove(appID) }
+                }
+                call.reply()
+            },
+            DaemonMethod("SetDeviceName", ["s"]) { daemon, call, arguments in
+                try daemon.setName(try arguments.string(0))
+                call.reply()
+            },
+        ]
     }
 
-    /// Shows the notification of the device's most recent offer, or withdraws it, as the
-    /// settings and the offer now say.
-    func refreshNotification(of deviceID: String) {
-        if let id = latestOffers[deviceID], let offer = offers.offers[id] {
-            notify(offer)
-        } else if notifiedOffers.removeValue(forKey: Self.deviceKey(deviceID))?.isShown == true {
-            notifier.withdraw(key: Self.deviceKey(deviceID))
+    /// `SetDeviceName`: refused when batond's `--name` fixes the name, or for a name that
+    /// cannot be one.
+    private func setName(_ name: String) throws {
+        guard !isNameFixed else {
+            throw ServiceError.invalidArguments("this device's name is fixed by batond's --name option: start batond without it to rename the device here")
         }
+        do {
+            try NetworkSettings.checkName(name)
+        } catch {
+            throw ServiceError.invalidArguments("\(error)")
+        }
+        try change { $0.name = name }
     }
 
-    func handleSettings(_ call: BusMethodCall) throws {
-        let arguments = call.arguments
-        switch call.method {
-        case "GetSettings":
-            return call.reply([.dictionary(settingsRecord)])
-        case "SetDeviceName":
-            guard let name = arguments.at(0)?.string else { throw ServiceError.invalidArguments("expected (s)") }
-            guard !isNameFixed else {
-                throw ServiceError.invalidArguments("this device's name is fixed by batond's --name option: start batond without it to rename the device here")
-            }
-            do {
-                try NetworkSettings.checkName(name)
-            } catch {
-                throw ServiceError.invalidArguments("\(error)")
-            }
-            try change { $0.name = name }
-        case "SetHandoff":
-            guard let on = arguments.at(0)?.bool else { throw ServiceError.invalidArguments("expected (b)") }
-            try change { $0.handoff = on }
-        case "SetNotifications":
-            guard let text = arguments.at(0)?.string else { throw ServiceError.invalidArguments("expected (s)") }
-            guard let mode = HandoffSettings.Notifications(rawValue: text) else {
-                throw ServiceError.invalidArguments("notifications are \"on\" or \"quiet\", not \(text.debugDescription)")
-            }
-            try change { $0.notifications = mode }
-        case "SetDeviceBlocked":
-            guard let device = arguments.at(0)?.string, let blocked = arguments.at(1)?.bool else {
-                throw ServiceError.invalidArguments("expected (s, b)")
-            }
-            let id = try network.resolve(device)
-            guard network.paired.devices[id] != nil || !blocked else {
-                throw ServiceError.unknownDevice("\(device) is not paired: only paired devices are blocked or allowed")
-            }
-            try change { settings in
-                if blocked { settings.blockedDevices.insert(id) } else { settings.blockedDevices.remove(id) }
-            }
-        case "SetAppBlocked":
-            guard let appID = arguments.at(0)?.string, let blocked = arguments.at(1)?.bool else {
-                throw ServiceError.invalidArguments("expected (s, b)")
-            }
-            try AppRegistry.check(appID: appID, teamID: "x", activityTypes: [])
-            try change { settings in
-                if blocked { settings.blockedApps.insert(appID) } else { settings.blockedApps.remove(appID) }
-            }
-        default:
-            return
+    /// `SetDeviceBlocked`: only a paired device is blocked; any may be allowed.
+    private func setDevice(_ device: String, blocked: Bool) throws {
+        let id = try network.resolve(device)
+        guard network.paired.devices[id] != nil || !blocked else {
+            throw ServiceError.unknownDevice("\(device) is not paired: only paired devices are blocked or allowed")
         }
-        call.reply()
+        try change { settings in
+            if blocked { settings.blockedDevices.insert(id) } else { settings.blockedDevices.remove(id) }
+        }
     }
 
     /// The settings' record, with this device's name.
@@ -95,8 +88,7 @@ extension Daemon {
         logger.info("settings: Handoff \(settings.handoff ? "on" : "off"), notifications \(settings.notifications.rawValue), \(settings.blockedDevices.count) devices and \(settings.blockedApps.count) apps blocked")
         network.offersChanged()
         activitiesChanged()
-        for deviceID in Array(latestOffers.keys) { refreshNotification(of: deviceID) }
-        for offer in offers.offers.values where offer.peerDeviceID == nil { notify(offer) }
+        offerNotifications.refreshAll()
         connection.emitSignal(path: BatonService.daemonPath, interface: BatonService.daemonInterface,
                               name: "SettingsChanged", arguments: [.dictionary(settingsRecord)])
     }
