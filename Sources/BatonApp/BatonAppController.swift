@@ -29,6 +29,8 @@ final class BatonAppController {
     /// Devices the person paired with here (Pair, Try Again, a code typed): Try Again is the
     /// default answer when such a pairing fails, never for one another device asked for alone.
     private var startedHere = Set<String>()
+    /// The offer a Continue clicked here is continuing, until batond answers.
+    private var continuing: String?
 
     init(initialPage: String?) {
         self.initialPage = initialPage
@@ -63,6 +65,7 @@ final class BatonAppController {
                 focusFirstAction()
             }
         }
+        application.addAction("cancel-continue") { [weak self] in self?.cancelContinue() }
         application.addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }
         application.setAccelerators(["<Control>w"], for: "app.quit")
         application.setAccelerators(["<Control>question"], for: "win.show-help-overlay")
@@ -235,14 +238,24 @@ final class BatonAppController {
     /// click (so the continued window comes to the front), and says in place, in plain words,
     /// why it failed.
     func continueOffer(_ id: String, title: String, device: String) {
-        window?.showToast("Continuing “\(title)”…")
+        continuing = id
+        window?.showToast("Continuing “\(title)”…", button: (label: "_Cancel", action: "app.cancel-continue"))
         var options: [String: BusValue] = [:]
         if let token = activationToken() { options[BatonService.continueActivationTokenKey] = .string(token) }
         run("ContinueWithOptions", [.string(id), .dictionary(options)], timeout: 120, failed: { [weak self] error in
+            if self?.continuing == id { self?.continuing = nil }
             self?.showContinueFailed(title: title, device: device, error: error)
         }) { [weak self] _ in
+            if self?.continuing == id { self?.continuing = nil }
             self?.window?.showToast("Continued “\(title)”")
         }
+    }
+
+    /// Cancel beside "Continuing…": batond cancels this app's continuation, which then fails
+    /// as cancelled (said in a toast, not as a failure).
+    private func cancelContinue() {
+        guard let id = continuing else { return }
+        run("CancelContinue", [.string(id)]) { _ in }
     }
 
     /// A token from the desktop for the person's click, which lets another app's window come
@@ -283,6 +296,11 @@ final class BatonAppController {
             reason = "“\(device)” no longer offers “\(title)”."
         default:
             reason = "“\(title)” could not be continued here."
+        }
+        if (error as? ServiceFailure)?.errorName == "org.baton.Error.Cancelled" {
+            window?.showToast("Cancelled")
+            logger.info("continuing \(title) was cancelled")
+            return
         }
         window?.dismissToast()
         MessageDialog.present(over: window?.gtkWindow, heading: "Couldn’t Continue", body: reason)

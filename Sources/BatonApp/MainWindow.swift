@@ -88,10 +88,17 @@ final class MainWindow: ApplicationWindow {
         self.toast = nil
     }
 
-    /// Shows `text` in a toast, in place of the one shown before.
-    func showToast(_ text: String) {
+    /// Shows `text` in a toast, in place of the one shown before; with `button`, a button
+    /// that runs the app action it names (`"app.cancel-continue"`), and the toast stays until
+    /// it is replaced or dismissed.
+    func showToast(_ text: String, button: (label: String, action: String)? = nil) {
         dismissToast()
         let new = adw_toast_new(Rows.escaped(text))
+        if let button {
+            adw_toast_set_button_label(new, button.label)
+            adw_toast_set_action_name(new, button.action)
+            adw_toast_set_timeout(new, 0)
+        }
         g_object_ref(UnsafeMutableRawPointer(new))
         toast = new
         adw_toast_overlay_add_toast(baton_adw_toast_overlay(toasts), new)

@@ -285,8 +285,49 @@ extension BatonAppScenarios {
     }
 }
 
+extension BatonAppScenarios {
+    /// Continue in the app while the other device's app is slow to save: "Continuing…" stays
+    /// with Cancel; Cancel (the toast's button runs `app.cancel-continue`, activated here
+    /// over GApplication's D-Bus actions) ends the continuation, said as "Cancelled", with no
+    /// failure dialog and nothing continued on either side.
+    func checkCancelInTheAppStopsAContinue() throws {
+        _ = try devices.pair()
+        try devices.b.installTestAppEntry(id: "org.baton.TestApp")
+        let origin = try devices.a.start(ServiceSession.product("BatonTestApp"), ["app", "--text", "slow lunch"], name: "origin")
+        XCTAssertNotNil(devices.b.waitForActivity(titled: "Note: slow lunch", timeout: 15), "B lists A's note")
+        let app = try devices.b.start(ServiceSession.product("baton-app"), ["--page", "offers"], name: "app-b")
+        let windowB = try window(of: app, titled: "Baton")
+        XCTAssertTrue(waitUntil(timeout: 10) { app.log.contains("showing 1 offers") }, app.log)
+        // A's app cannot save: its batond still answers, but the payload would take 5 s.
+        kill(origin.pid, SIGSTOP)
+        defer { kill(origin.pid, SIGCONT) }
+        Thread.sleep(forTimeInterval: 0.5)
+        try desktop.focus(windowB)
+        try desktop.key("alt+3")
+        Thread.sleep(forTimeInterval: 0.3)
+        try desktop.key("Return")
+        Thread.sleep(forTimeInterval: 1)
+        try screenshot("continuing")
+        let cancel = try devices.b.run(URL(fileURLWithPath: "/usr/bin/gdbus"), [
+            "call", "--session", "--dest", "org.baton.Baton", "--object-path", "/org/baton/Baton",
+            "--method", "org.gtk.Actions.Activate", "cancel-continue", "[]", "{}",
+        ])
+        XCTAssertEqual(cancel.status, 0, cancel.errorOutput)
+        XCTAssertTrue(waitUntil(timeout: 3) { app.log.contains("continuing Note: slow lunch was cancelled") },
+                      "the app's continuation ended as cancelled, well before A's 5 s save: \(app.log)")
+        Thread.sleep(forTimeInterval: 0.3)
+        try screenshot("cancelled")
+        XCTAssertTrue(try desktop.windows(pid: app.pid) { $0 == "Couldn’t Continue" }.isEmpty, "a cancel is not a failure")
+        XCTAssertFalse(devices.batondB.log.contains("starting org.baton.TestApp"), "no app was started on B")
+    }
+}
+
 /// On the test's X display (xvfb-run), driven with xdotool.
 final class BatonAppTests: BatonAppScenarios {
+    func testCancelInTheAppStopsAContinue() throws {
+        try checkCancelInTheAppStopsAContinue()
+    }
+
     func testAFailedContinueIsExplainedInTheApp() throws {
         try checkAFailedContinueIsExplainedInTheApp()
     }

@@ -151,6 +151,21 @@ final class ContinuationTests: ServiceTestCase {
         XCTAssertFalse(records().contains { $0["closed"] as? Int == failure["id"] as? Int }, "it stays for the person to read")
     }
 
+    /// `CancelContinue` touches only the caller's own Continue: another caller (here a
+    /// `gdbus` of its own connection) cancels nothing, and is told so.
+    func testCancelContinueOfAnotherCallersContinueCancelsNothing() throws {
+        let added = try session.baton(["offer", "--file", note("kept"), "--device", "laptop"])
+        XCTAssertEqual(added.status, 0, added.errorOutput)
+        let offerID = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let cancel = try session.run(URL(fileURLWithPath: "/usr/bin/gdbus"), [
+            "call", "--session", "--dest", "org.baton.Daemon", "--object-path", "/org/baton/Daemon",
+            "--method", "org.baton.Daemon1.CancelContinue", offerID,
+        ])
+        XCTAssertEqual(cancel.status, 0, cancel.errorOutput)
+        XCTAssertEqual(cancel.output.trimmingCharacters(in: .whitespacesAndNewlines), "(false,)")
+        XCTAssertNotNil(try session.activities().first { $0["id"] as? String == offerID }, "the offer is still listed")
+    }
+
     func testOffersAreListedAndWithdrawn() throws {
         let added = try session.baton(["offer", "--file", note("listed"), "--device", "phone"])
         let id = added.output.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -4,7 +4,8 @@ import BatonGLib
 import Foundation
 
 /// Continuing: the activities listed here, fetched, inspected and continued (`Inspect`,
-/// `Fetch`, `Continue`, `ContinueWithOptions`, `ContinuePayload`, `OpenContinuationStream`).
+/// `Fetch`, `Continue`, `ContinueWithOptions`, `CancelContinue`, `ContinuePayload`,
+/// `OpenContinuationStream`).
 extension Daemon {
     /// The rows of ``methods`` for fetching and continuing activities.
     static var continuationMethods: [DaemonMethod] {
@@ -28,6 +29,9 @@ extension Daemon {
             DaemonMethod("ContinueWithOptions", ["s", "a{sv}"]) { daemon, call, arguments in
                 try daemon.continueActivity(call, offerID: try arguments.string(0), options: try arguments.dictionary(1))
             },
+            DaemonMethod("CancelContinue", ["s"]) { daemon, call, arguments in
+                call.reply([.bool(daemon.continueCalls.cancel(caller: call.sender, offerID: try arguments.string(0)))])
+            },
             DaemonMethod("ContinuePayload", ["ay", "a{sv}"]) { daemon, call, arguments in
                 let bytes = try arguments.bytes(0)
                 let payload = try ContinuationBroker.decode(bytes)
@@ -50,9 +54,13 @@ extension Daemon {
         let token = try Self.activationToken(in: options)
         let source = try source(offerID)
         offerNotifications.used(offerID)
-        answer(call) { [broker] in
-            try await broker.continueActivity(source, activationToken: token)
-            return []
+        continueCalls.run(caller: call.sender, offerID: offerID) { [broker] in
+            do {
+                try await broker.continueActivity(source, activationToken: token)
+                call.reply([])
+            } catch {
+                call.fail(with: error)
+            }
         }
     }
 

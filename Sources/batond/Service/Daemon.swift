@@ -26,6 +26,8 @@ final class Daemon {
     let logger: Logger
     /// The notifications of offers: shown, replaced, withdrawn, and their actions.
     let offerNotifications: OfferNotifications
+    /// The continuations callers started and may cancel.
+    let continueCalls = ContinueCalls()
     /// The offer of the link each phone shared last, by phone id: one per phone.
     var phoneOffers: [String: String] = [:]
     /// What the person decided (Handoff on or off, quiet, blocked devices and apps).
