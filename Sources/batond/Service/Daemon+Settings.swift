@@ -93,7 +93,7 @@ extension Daemon {
             thisDeviceRenamed()
         }
         logger.info("settings: Handoff \(settings.handoff ? "on" : "off"), notifications \(settings.notifications.rawValue), \(settings.blockedDevices.count) devices and \(settings.blockedApps.count) apps blocked")
-        network.offersChanged()
+        network.features.offers.changed()
         activitiesChanged()
         for deviceID in Array(latestOffers.keys) { refreshNotification(of: deviceID) }
         for offer in offers.offers.values where offer.peerDeviceID == nil { notify(offer) }

@@ -61,7 +61,7 @@ final class Daemon {
         sharedDocuments = SharedDocuments(logger: logger, continuedDocuments: continuedDocuments)
         registry.onChange = { [weak self] in
             self?.activitiesChanged()
-            self?.network.offersChanged()
+            self?.network.features.offers.changed()
         }
         offers.onChange = { [weak self] in self?.activitiesChanged() }
         offers.onExpire = { [weak self] offer in self?.withdrawNotification(of: offer) }
