@@ -141,14 +141,13 @@ public enum PeerMessage: Hashable, Sendable {
              ping, pong, pairAccept, pairReveal, renamed, reachBack, reachBackResult,
              streamOpen, streamOpened, streamData, streamCredit, streamEnd, streamClose
 
+        /// The kinds a peer that is not paired may send: hello, pairing and keepalives. A new
+        /// kind is not, unless added here.
+        public static let allowedBeforePairing: Set<Kind> = [.hello, .pairRequest, .pairAccept, .pairReveal,
+                                                             .pairConfirm, .pairCancel, .unpair, .ping, .pong]
+
         /// Whether a peer that is not paired may send a message of this kind.
-        public var isAllowedBeforePairing: Bool {
-            switch self {
-            case .hello, .pairRequest, .pairAccept, .pairReveal, .pairConfirm, .pairCancel, .unpair, .ping, .pong: true
-            case .offers, .fetch, .payload, .failure, .continued, .renamed, .reachBack, .reachBackResult,
-                 .streamOpen, .streamOpened, .streamData, .streamCredit, .streamEnd, .streamClose: false
-            }
-        }
+        public var isAllowedBeforePairing: Bool { Self.allowedBeforePairing.contains(self) }
     }
 
     /// The message's kind; `nil` for ``unknown(kind:)``.

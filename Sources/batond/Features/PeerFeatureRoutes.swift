@@ -4,9 +4,9 @@ import BatonPeer
 /// refusing a kind claimed twice or one the network keeps.
 @MainActor
 struct PeerFeatureRoutes {
-    /// The kinds ``PeerNetwork`` handles itself: hello, pairing and keepalives.
-    static let networkKinds: Set<PeerMessage.Kind> = [.hello, .pairRequest, .pairAccept, .pairReveal, .pairConfirm,
-                                                      .pairCancel, .unpair, .ping, .pong]
+    /// The kinds ``PeerNetwork`` handles itself: hello, pairing and keepalives, the ones a
+    /// device may send before it is paired. A feature hears only paired devices.
+    static var networkKinds: Set<PeerMessage.Kind> { PeerMessage.Kind.allowedBeforePairing }
 
     /// A feature claimed a kind the network or another feature claimed already: a mistake
     /// in the registration (``PeerFeatures``), caught as batond starts.
