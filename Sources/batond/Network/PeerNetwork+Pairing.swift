@@ -288,7 +288,7 @@ extension PeerNetwork {
         linkBecamePaired(deviceID)
         if let address = device.address { redial(deviceID, at: address) }
         logger.info("paired with \(device.name) (\(deviceID))")
-        if let paired = devices[deviceID] { tellFeatures(paired, .paired) }
+        if let peer = devices[deviceID] { tellFeatures(peer, .paired) }
         return true
     }
 }
