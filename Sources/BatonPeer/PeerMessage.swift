@@ -135,21 +135,23 @@ public enum PeerMessage: Hashable, Sendable {
     /// The most bytes one `streamData` message carries.
     public static let maximumStreamChunk = 240 << 10
 
-    private enum Kind: UInt8 {
+    /// The kind of a message, as its frame's first byte gives it: the key a receiver routes by.
+    public enum Kind: UInt8, CaseIterable, Sendable {
         case hello = 1, pairRequest, pairConfirm, pairCancel, unpair, offers, fetch, payload, failure, continued,
              ping, pong, pairAccept, pairReveal, renamed, reachBack, reachBackResult,
              streamOpen, streamOpened, streamData, streamCredit, streamEnd, streamClose
 
-        var isAllowedBeforePairing: Bool {
-            switch self {
-            case .hello, .pairRequest, .pairAccept, .pairReveal, .pairConfirm, .pairCancel, .unpair, .ping, .pong: true
-            case .offers, .fetch, .payload, .failure, .continued, .renamed, .reachBack, .reachBackResult,
-                 .streamOpen, .streamOpened, .streamData, .streamCredit, .streamEnd, .streamClose: false
-            }
-        }
+        /// The kinds a peer that is not paired may send: hello, pairing and keepalives. A new
+        /// kind is not, unless added here.
+        public static let allowedBeforePairing: Set<Kind> = [.hello, .pairRequest, .pairAccept, .pairReveal,
+                                                             .pairConfirm, .pairCancel, .unpair, .ping, .pong]
+
+        /// Whether a peer that is not paired may send a message of this kind.
+        public var isAllowedBeforePairing: Bool { Self.allowedBeforePairing.contains(self) }
     }
 
-    private var kind: Kind? {
+    /// The message's kind; `nil` for ``unknown(kind:)``.
+    public var kind: Kind? {
         switch self {
         case .unknown: nil
         case .hello: .hello

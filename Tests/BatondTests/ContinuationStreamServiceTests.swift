@@ -97,7 +97,7 @@ final class ContinuationStreamServiceTests: ServiceTestCase {
 @MainActor
 final class StreamWindowTests: XCTestCase {
     func testTheStreamsOfALinkFitInItsQueue() async {
-        XCTAssertLessThanOrEqual(StreamRelay.window * PeerNetwork.maximumStreamsPerDevice, PeerLink.maximumQueuedBytes / 2)
+        XCTAssertLessThanOrEqual(StreamRelay.window * StreamFeature.maximumStreamsPerDevice, PeerLink.maximumQueuedBytes / 2)
         XCTAssertLessThanOrEqual(PeerMessage.maximumStreamChunk + 4, PeerFrame.maximumBodySize)
     }
 }

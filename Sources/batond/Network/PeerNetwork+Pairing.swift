@@ -288,7 +288,7 @@ extension PeerNetwork {
         linkBecamePaired(deviceID)
         if let address = device.address { redial(deviceID, at: address) }
         logger.info("paired with \(device.name) (\(deviceID))")
-        sendOffers(to: deviceID, over: link)
+        if let peer = devices[deviceID] { tellFeatures(peer, .paired) }
         return true
     }
 }

@@ -6,8 +6,8 @@ import CGLib
 import Foundation
 import Logging
 
-/// The network half of batond: links to other devices, who is paired, offers pushed to
-/// paired peers, and payloads fetched from them.
+/// The network half of batond: links to other devices, their hellos, and who is paired;
+/// every other message goes to the feature that claims its kind (``PeerFeature``).
 ///
 /// Any device may link (TLS with its own certificate) and say hello, which is how devices
 /// see each other's names before pairing. Until the two are paired, a link carries only
@@ -21,8 +21,8 @@ import Logging
 /// in. An unpaired link lasts ``unpairedLinkLifetime`` unless a pairing is under way; the
 /// device stays listed (``PeerDevice/seenAt``) and is dialed again when the person pairs with it.
 ///
-/// Each remote device is one ``PeerDevice``; what happens on the network is reported to the
-/// ``delegate``.
+/// Each remote device is one ``PeerDevice``; what happens to it is told to the ``features``,
+/// and reported to the ``delegate``.
 @MainActor
 final class PeerNetwork {
     let identity: DeviceIdentity
@@ -36,6 +36,12 @@ final class PeerNetwork {
 
     /// What this network reports to, and asks its offers of.
     weak var delegate: (any PeerNetworkDelegate)?
+    /// The features the messages other than hello, pairing and keepalives go to.
+    private(set) lazy var features = PeerFeatures(network: self)
+    /// The feature of each message kind, from ``features``.
+    private var routes = PeerFeatureRoutes()
+    /// What this device announces in its hello: typed pairing codes, and the features' capabilities.
+    private(set) var capabilities: Set<String> = [PeerCapability.typedPairingCodes]
     /// The devices linked, pairing, seen lately or paired, by device id.
     private(set) var devices: [String: PeerDevice] = [:]
     /// The relays this device is joined to (``startRelays(_:)``).
@@ -75,22 +81,14 @@ final class PeerNetwork {
     /// its id; unpaired devices by address, and all of them together.
     var logBudgets = (paired: LogBudget(lines: 30, per: 10), strangerAddress: LogBudget(lines: 10, per: 60),
                       strangers: LogBudget(lines: 20, per: 60))
-    /// Renames a paired device may send: each is saved and signalled, so a flood of them is
-    /// ignored past this.
-    private var renameLimit = RateLimit(count: 10, per: 60)
     /// Places for pairings other devices asked for, by device id.
     var incomingPairingQuota = ConnectionQuota<String>(total: maximumIncomingPairings, perAddress: 1, perNetwork: 2)
     private var plan = DialPlan()
     /// The one timer of the network's own deadlines (``scheduleHousekeeping()``), and when it fires.
     private var housekeepingTimer: guint = 0
     private var housekeepingDeadline: Date?
-    /// The number of the next request this device sends (fetches, reach-back checks).
+    /// The number of the next request this device sends (fetches, reach-back checks, streams).
     var nextRequest: UInt32 = 1
-    /// What each device was last sent, by device id.
-    private var sentOffers: [String: [PeerOffer]] = [:]
-    /// How many activities a paired device may report continued: those it fetched last.
-    static let rememberedFetches = 16
-    private var offersTimer: guint = 0
 
     /// The most incoming handshakes, links waiting for their hello, and unpaired links, each:
     /// past that, the oldest is closed for a newcomer. Paired devices are always let in.
@@ -101,10 +99,6 @@ final class PeerNetwork {
     static let maximumPerNetwork = 8
     /// Seconds a link has, once TLS is done, to say hello.
     static let helloTimeout = 3.0
-    /// Seconds a paired device has to answer a ping when it is asked for something a person
-    /// waits on (a fetch): past them its link closes, its offers go and the fetch fails, where
-    /// the keepalive would notice only after three times `--keepalive`.
-    static let answerTimeout = 3.0
     /// Seconds an unpaired link stays open while no pairing is under way, by default.
     nonisolated static let standardUnpairedLinkLifetime = 30.0
     /// How long an unpaired device whose link closed stays listed, and how many are.
@@ -116,8 +110,6 @@ final class PeerNetwork {
     /// The most pairings other devices asked for that may be under way at once, in all, per
     /// address and per network.
     static let maximumIncomingPairings = 4
-    /// How long offers are gathered before they are pushed (changes come in bursts).
-    static let offerDebounce = 0.01
 
     /// Seconds an unpaired link stays open while no pairing is under way.
     var unpairedLinkLifetime = standardUnpairedLinkLifetime
@@ -131,6 +123,13 @@ final class PeerNetwork {
         self.logger = logger
         tls = try PeerTLS(identity: identity)
         tls.keepalive = keepalive
+        routes = try PeerFeatureRoutes(features.all)
+        capabilities.formUnion(features.all.compactMap(\.capability))
+    }
+
+    /// Tells every feature that `change` happened to `device`.
+    func tellFeatures(_ device: PeerDevice, _ change: PeerDeviceChange) {
+        for feature in features.all { feature.deviceChanged(device, change) }
     }
 
     /// Listens on `host:port` and starts dialing `peers` and the paired devices.
@@ -226,10 +225,12 @@ final class PeerNetwork {
         return device
     }
 
-    /// Drops the device object of `deviceID` once nothing is kept for it (see
-    /// ``PeerDevice/isIdle``); a paired device keeps its object for its name and address.
+    /// Drops the device object of `deviceID` once nothing is kept for it here (see
+    /// ``PeerDevice/isIdle``) nor by a feature; a paired device keeps its object for its name
+    /// and address.
     func discardIfIdle(_ deviceID: String) {
-        guard let device = devices[deviceID], device.isIdle, !isPaired(deviceID) else { return }
+        guard let device = devices[deviceID], device.isIdle, !isPaired(deviceID),
+              !features.all.contains(where: { $0.holdsState(for: deviceID) }) else { return }
         devices[deviceID] = nil
     }
 
@@ -359,7 +360,8 @@ final class PeerNetwork {
             self.log(.info, about: link, "an offer from \(self.displayName(link.peerDeviceID)) was dropped: \(error)")
         }
         link.start()
-        link.send(.hello(PeerHello(deviceID: identity.deviceID, name: name, port: UInt32(listener?.port ?? 0))))
+        link.send(.hello(PeerHello(deviceID: identity.deviceID, name: name, port: UInt32(listener?.port ?? 0),
+                                   capabilities: capabilities)))
         guard introductions[key] != nil else { return }
         introductions[key]?.helloTimer = GLibSources.once(after: Self.helloTimeout) { [weak self] in
             guard let self else { return }
@@ -418,54 +420,20 @@ final class PeerNetwork {
             } catch {
                 logger.error("\(deviceName(deviceID)) unpaired this device, but the paired devices cannot be saved: \(error)")
             }
-        case .offers(let offers):
-            delegate?.peer(device, offered: offers)
-        case .fetch(let request, let activityID):
-            answerFetch(request, of: activityID, from: device, over: link)
-        case .payload(let request, let bytes, let document):
-            device.fetches.removeValue(forKey: request)?(.success(FetchedPayload(bytes: bytes, document: document)))
-        case .failure(let request, let error):
-            device.fetches.removeValue(forKey: request)?(.failure(error))
-        case .continued(let activityID):
-            guard device.takeFetch(of: activityID) else {
-                return log(.notice, from: deviceID, "\(deviceName(deviceID)) reported an activity continued that it never fetched; ignored")
-            }
-            delegate?.peer(device, continued: activityID)
-        case .renamed(let name):
-            renamed(device, to: name)
-        case .reachBack(let request):
-            answerReachBack(request, from: device, over: link)
-        case .reachBackResult(let request, let problem):
-            reachBackAnswered(request, problem: problem, by: device)
-        case .streamOpen, .streamOpened, .streamData, .streamCredit, .streamEnd, .streamClose:
-            received(streamMessage: message, from: device)
         case .ping, .pong:
             break
         case .unknown(let kind):
             log(.debug, from: deviceID, "\(deviceName(deviceID)) sent a message of kind \(kind), newer than this build; skipped")
+        default:
+            guard routes.deliver(message, from: device) else {
+                return log(.debug, from: deviceID, "\(deviceName(deviceID)) sent a message no feature here handles; skipped")
+            }
         }
-    }
-
-    /// A paired device's person renamed it: it is shown and remembered by its new name, or
-    /// by that name and its short id when the name poses as another device's (``takenName(_:by:)``).
-    private func renamed(_ device: PeerDevice, to claimed: String) {
-        let name = DeviceNameSkeleton.cleaned(claimed)
-        guard device.name != name else { return }
-        guard renameLimit.allow(device.id, now: MonotonicClock.now) else {
-            return log(.notice, from: device.id,
-                       "\(displayName(device.id)) renamed itself too often; its name “\(name)” waits for its next hello")
-        }
-        let before = displayName(device.id)
-        device.name = name
-        takeName(of: device, address: device.address)
-        log(.info, from: device.id, "\(before) is now named “\(deviceName(device.id))”")
-        delegate?.peerRenamed(device)
-        delegate?.devicesChanged()
     }
 
     /// Pins the name a paired device gave itself (``PeerDevice/name``), as
     /// ``takenName(_:by:)`` takes it, with the address it listens on when known.
-    private func takeName(of device: PeerDevice, address: String?) {
+    func takeName(of device: PeerDevice, address: String?) {
         let taken = takenName(device.name ?? "", by: device.id)
         if let posing = taken.posing {
             log(.notice, from: device.id,
@@ -483,9 +451,7 @@ final class PeerNetwork {
     func rename(to name: String) {
         guard name != self.name else { return }
         self.name = name
-        for device in devices.values where isPaired(device.id) {
-            send(.renamed(name: name), to: device.id, needing: PeerCapability.renames)
-        }
+        features.renames.announce(name)
     }
 
     private func introduce(_ link: PeerLink, _ hello: PeerHello) {
@@ -512,7 +478,7 @@ final class PeerNetwork {
                 return link.close("already linked")
             }
             existing.close("replaced by a newer link")
-            device.failFetches("the link with \(deviceName(deviceID)) was replaced")
+            tellFeatures(device, .unlinked(reason: "the link with \(deviceName(deviceID)) was replaced"))
             // Pairing messages sent on the old link may be lost: start over. The other side
             // replaces the link too (``prefers(_:over:)`` is the same on both) and ends its own.
             endPairing(deviceID, sending: nil, because: "the link was replaced")
@@ -550,8 +516,8 @@ final class PeerNetwork {
                 // lease), which the plan then knows by that device: it goes all the same.
                 if let last, !addresses.contains(last) { plan.remove(last, source: .paired) }
             }
-            sendOffers(to: deviceID, over: link)
         }
+        tellFeatures(device, .linked)
         scheduleHousekeeping()
         delegate?.devicesChanged()
         // A TLS handshake and the certificate checks leave much freed heap behind: give it
@@ -616,7 +582,7 @@ final class PeerNetwork {
         unpairedLinkQuota.remove(deviceID)
         let line = "link with \(deviceName(deviceID)) closed: \(reason)"
         log(.info, about: link, line)
-        device.failFetches("the link with \(deviceName(deviceID)) closed: \(reason)")
+        tellFeatures(device, .unlinked(reason: "the link with \(deviceName(deviceID)) closed: \(reason)"))
         if device.pairing != nil { endPairing(deviceID, sending: nil, because: "the link closed: \(reason)") }
         if isPaired(deviceID) {
             plan.lost(deviceID, after: Date().timeIntervalSince(link.openedAt))
@@ -670,8 +636,7 @@ final class PeerNetwork {
         try paired.forget(deviceID)
         if let device = devices[deviceID] {
             device.link?.isTrusted = false
-            device.fetched = []
-            device.failFetches("\(deviceName(deviceID)) is no longer paired")
+            tellFeatures(device, .unpaired(reason: "\(deviceName(deviceID)) is no longer paired"))
         }
         plan.remove(device: deviceID, source: .paired)
         scheduleHousekeeping()
@@ -680,30 +645,7 @@ final class PeerNetwork {
         delegate?.devicesChanged()
     }
 
-    // MARK: Offers and fetches
-
-    /// This device's activities changed: paired peers get the new offers shortly.
-    /// Sends the device what this device offers it now, over `link`.
-    func sendOffers(to deviceID: String, over link: PeerLink) {
-        let offers = delegate?.offers(for: deviceID) ?? []
-        sentOffers[deviceID] = offers
-        link.send(.offers(offers))
-    }
-
-    func offersChanged() {
-        guard offersTimer == 0 else { return }
-        offersTimer = GLibSources.once(after: Self.offerDebounce) { [weak self] in
-            guard let self else { return }
-            self.offersTimer = 0
-            for device in self.devices.values where self.isPaired(device.id) {
-                guard let link = device.link else { continue }
-                let offers = self.delegate?.offers(for: device.id) ?? []
-                guard offers != self.sentOffers[device.id] else { continue }
-                self.sentOffers[device.id] = offers
-                link.send(.offers(offers))
-            }
-        }
-    }
+    // MARK: Messages
 
     /// Whether `deviceID` announced `capability` in its hello on the current link.
     func supports(_ capability: String, _ deviceID: String) -> Bool {
@@ -718,54 +660,5 @@ final class PeerNetwork {
         guard isPaired(deviceID), let link = devices[deviceID]?.link, link.isOpen else { return false }
         link.send(message)
         return true
-    }
-
-    /// The payload of `activityID` on `deviceID`, which asks its app to save it now, with the
-    /// document it names as `deviceID` describes it.
-    ///
-    /// - Throws: ``ServiceError/activity(_:)``: `connectionUnavailable` when the device is
-    ///   not linked, its link closes or it does not answer a ping within ``answerTimeout``,
-    ///   `remoteApplicationTimedOut` after ``fetchTimeout``, `cancelled` when the task is
-    ///   cancelled, or the origin's own error.
-    func fetch(_ activityID: String, from deviceID: String) async throws -> FetchedPayload {
-        let request = nextRequest
-        nextRequest &+= 1
-        guard isPaired(deviceID), let device = devices[deviceID], device.isLinked else {
-            throw ServiceError.activity(.connectionUnavailable("\(deviceName(deviceID)) is not connected"))
-        }
-        let result = await withTaskCancellationHandler {
-            await TimedWait.value(timeout: fetchTimeout) { (finish: @escaping @MainActor (Result<FetchedPayload, UserActivityError>) -> Void) in
-                guard !Task.isCancelled else { return finish(.failure(.cancelled)) }
-                device.fetches[request] = finish
-                send(.fetch(request: request, activityID: activityID), to: deviceID)
-                device.link?.probe(within: Self.answerTimeout)
-            }
-        } onCancel: {
-            Task { @MainActor in device.fetches.removeValue(forKey: request)?(.failure(.cancelled)) }
-        }
-        device.fetches[request] = nil
-        guard let result else {
-            throw ServiceError.activity(.remoteApplicationTimedOut(
-                "\(deviceName(deviceID)) did not send the activity within \(Int(fetchTimeout)) s"))
-        }
-        return try result.mapError { ServiceError.activity($0) }.get()
-    }
-
-    /// Answers a paired device's fetch with the payload the delegate gives, while the same
-    /// link is open and the device still paired.
-    private func answerFetch(_ request: UInt32, of activityID: String, from device: PeerDevice, over link: PeerLink) {
-        log(.debug, from: device.id, "\(deviceName(device.id)) asks for an activity's payload")
-        Task { @MainActor in
-            let result = await delegate?.payloadRequested(for: activityID, by: device.id)
-                ?? .failure(.connectionUnavailable("batond is stopping"))
-            guard link.isOpen, device.link === link, isPaired(device.id) else { return }
-            switch result {
-            case .success(let payload):
-                device.rememberFetch(of: activityID)
-                link.send(.payload(request: request, bytes: payload.bytes, document: payload.document))
-            case .failure(let error):
-                link.send(.failure(request: request, error))
-            }
-        }
     }
 }

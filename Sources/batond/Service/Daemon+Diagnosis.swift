@@ -113,7 +113,7 @@ extension Daemon {
                           fix: "pair with another device: baton devices, then baton pair DEVICE")]
         }
         let linked = paired.filter { network.devices[$0.id]?.link != nil }.map(\.id)
-        let checks = linked.map { id in (id, Task { @MainActor in await network.reachBack(id) }) }
+        let checks = linked.map { id in (id, Task { @MainActor in await network.features.reachBack.check(id) }) }
         var answers: [String: ReachBack] = [:]
         for (id, check) in checks { answers[id] = await check.value }
         return paired.map { device in

@@ -123,7 +123,7 @@ extension Daemon: PeerNetworkDelegate {
 /// device its activity was continued here.
 extension Daemon: ContinuationBrokerDelegate {
     func payload(of offer: Offer, from deviceID: String) async throws -> FetchedPayload {
-        try await network.fetch(offer.id, from: deviceID)
+        try await network.features.fetch.fetch(offer.id, from: deviceID)
     }
 
     func continued(_ offer: Offer, from deviceID: String) {
@@ -131,10 +131,10 @@ extension Daemon: ContinuationBrokerDelegate {
     }
 
     func openStream(_ end: BusFileDescriptor, to offer: Offer, from deviceID: String) async throws {
-        try await network.openStream(end, activityID: offer.id, on: deviceID)
+        try await network.features.streams.open(end, activityID: offer.id, on: deviceID)
     }
 
     func openDocumentStream(_ end: BusFileDescriptor, to offer: Offer, from deviceID: String) async throws {
-        try await network.openStream(end, activityID: PeerDocument.streamActivityID(for: offer.id), on: deviceID)
+        try await network.features.streams.open(end, activityID: PeerDocument.streamActivityID(for: offer.id), on: deviceID)
     }
 }

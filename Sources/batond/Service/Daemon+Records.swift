@@ -23,7 +23,7 @@ extension Daemon {
             "activities": .uint32(UInt32(activityRecords.count)),
             "device-id": .string(network.identity.deviceID), "device-name": .string(network.name),
             "paired-devices": .uint32(UInt32(network.paired.devices.count)),
-            "streams": .uint32(UInt32(network.devices.values.reduce(0) { $0 + $1.streams.count })),
+            "streams": .uint32(UInt32(network.features.streams.openCount)),
         ]
         if let listener = network.listener { status["listen"] = .string(listener.address) }
         if let tailnet, tailnet.state != nil {

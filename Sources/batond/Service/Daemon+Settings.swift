@@ -86,7 +86,7 @@ extension Daemon {
             thisDeviceRenamed()
         }
         logger.info("settings: Handoff \(settings.handoff ? "on" : "off"), notifications \(settings.notifications.rawValue), \(settings.blockedDevices.count) devices and \(settings.blockedApps.count) apps blocked")
-        network.offersChanged()
+        network.features.offers.changed()
         activitiesChanged()
         offerNotifications.refreshAll()
         connection.emitSignal(path: BatonService.daemonPath, interface: BatonService.daemonInterface,

@@ -61,7 +61,7 @@ final class Daemon {
                                                 network: network, settings: settings)
         registry.onChange = { [weak self] in
             self?.activitiesChanged()
-            self?.network.offersChanged()
+            self?.network.features.offers.changed()
         }
         offers.onChange = { [weak self] in self?.activitiesChanged() }
         offers.onExpire = { [weak self] offer in self?.offerNotifications.withdraw(offer) }

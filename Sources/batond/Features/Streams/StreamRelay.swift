@@ -31,7 +31,7 @@ final class StreamRelay {
     var onEnd: (StreamRelay, String?) -> Void = { _, _ in }
 
     /// The most bytes of one stream on their way in each direction. All the streams a link
-    /// may carry (``PeerNetwork/maximumStreamsPerDevice``) fit in half the link's queue
+    /// may carry (``StreamFeature/maximumStreamsPerDevice``) fit in half the link's queue
     /// (``PeerLink/maximumQueuedBytes``), so streams never overflow it.
     static let window = 2 << 20
 

@@ -1,0 +1,21 @@
+/// The features batond runs, registered with its ``PeerNetwork``: the one place a new
+/// ``PeerFeature`` is added (a property, made in `init`, listed in ``all``).
+@MainActor
+final class PeerFeatures {
+    let reachBack: ReachBackFeature
+    let offers: OfferFeature
+    let fetch: FetchFeature
+    let streams: StreamFeature
+    let renames: RenameFeature
+
+    init(network: PeerNetwork) {
+        reachBack = ReachBackFeature(network: network)
+        offers = OfferFeature(network: network)
+        fetch = FetchFeature(network: network)
+        streams = StreamFeature(network: network, fetch: fetch)
+        renames = RenameFeature(network: network)
+    }
+
+    /// Every feature, in the order each hears of a device's changes.
+    var all: [any PeerFeature] { [reachBack, offers, fetch, streams, renames] }
+}
