@@ -1,3 +1,4 @@
+import Baton
 import BatonBus
 import BatonGLib
 import BatonGtk
@@ -177,8 +178,9 @@ final class BatonAppController {
             if dialogs[id] == nil { openDialog(id, name: name, code: code) }
             return
         }
-        run("Pair", [.string(id)]) { [weak self] reply in
-            guard let self, let code = reply.at(1)?.string else { return }
+        run(.pair(id)) { [weak self] reply in
+            guard let self, !reply.code.isEmpty else { return }
+            let code = reply.code
             answered.remove(id)
             // The service's DevicesChanged may have opened it already.
             if dialogs[id] == nil { openDialog(id, name: name, code: code) }
@@ -187,11 +189,11 @@ final class BatonAppController {
 
     private func confirm(_ id: String, name: String, code: String) {
         startedHere.insert(id)   // the person answered it here
-        run("ConfirmPair", [.string(id), .string(code)], failed: { [weak self] _ in
+        run(.confirmPair(id, code: code), failed: { [weak self] _ in
             self?.showPairingFailed(id, name: name, reason: "The codes didn’t match, so nothing was paired.")
         }) { [weak self] reply in
             // Once paired, following the records says so.
-            guard reply.at(0)?.bool != true else { return }
+            guard !reply else { return }
             self?.waitingFor[id] = name
             self?.window?.showToast("Waiting for “\(name)” to confirm")
         }
@@ -215,7 +217,7 @@ final class BatonAppController {
     }
 
     private func cancel(_ id: String) {
-        run("CancelPair", [.string(id)]) { _ in }
+        run(.cancelPair(id)) { _ in }
     }
 
     /// Asks the person before unpairing: the device is forgotten on both sides, and only
@@ -231,7 +233,7 @@ final class BatonAppController {
     }
 
     private func unpair(_ id: String, name: String) {
-        run("Unpair", [.string(id)]) { [weak self] _ in self?.window?.showToast("Unpaired “\(name)”") }
+        run(.unpair(id)) { [weak self] _ in self?.window?.showToast("Unpaired “\(name)”") }
     }
 
     /// Continues an offer: says so at once, passes the desktop's activation token for the
@@ -242,7 +244,7 @@ final class BatonAppController {
         window?.showToast("Continuing “\(title)”…", button: (label: "_Cancel", action: "app.cancel-continue"))
         var options: [String: BusValue] = [:]
         if let token = activationToken() { options[BatonService.continueActivationTokenKey] = .string(token) }
-        run("ContinueWithOptions", [.string(id), .dictionary(options)], timeout: 120, failed: { [weak self] error in
+        run(.continueActivity(id: id, options: options), timeout: 120, failed: { [weak self] error in
             if self?.continuing == id { self?.continuing = nil }
             self?.showContinueFailed(title: title, device: device, error: error)
         }) { [weak self] _ in
@@ -255,7 +257,7 @@ final class BatonAppController {
     /// as cancelled (said in a toast, not as a failure).
     private func cancelContinue() {
         guard let id = continuing else { return }
-        run("CancelContinue", [.string(id)]) { _ in }
+        run(.cancelContinue(id: id)) { _ in }
     }
 
     /// A token from the desktop for the person's click, which lets another app's window come
@@ -287,17 +289,17 @@ final class BatonAppController {
     private func showContinueFailed(title: String, device: String, error: any Error) {
         let said = "\(error)"
         let reason: String
-        switch (error as? ServiceFailure)?.errorName {
-        case "org.baton.Error.ConnectionUnavailable"?, "org.baton.Error.RemoteApplicationTimedOut"?:
+        switch (error as? ServiceFailure)?.kind {
+        case .connectionUnavailable?, .remoteApplicationTimedOut?:
             reason = "“\(device)” didn’t respond. Make sure it is awake and on the same network."
-        case "org.baton.Error.NoClaimant"?:
+        case .noClaimant?:
             reason = "No app on this computer can open “\(title)”."
-        case "org.baton.Error.UnknownActivity"?:
+        case .unknownActivity?:
             reason = "“\(device)” no longer offers “\(title)”."
         default:
             reason = "“\(title)” could not be continued here."
         }
-        if (error as? ServiceFailure)?.errorName == "org.baton.Error.Cancelled" {
+        if (error as? ServiceFailure)?.kind == .cancelled {
             window?.showToast("Cancelled")
             logger.info("continuing \(title) was cancelled")
             return
@@ -307,21 +309,21 @@ final class BatonAppController {
         logger.info("could not continue \(title): \(said)")
     }
 
-    func rename(_ name: String) { run("SetDeviceName", [.string(name)]) { _ in } }
-    func setHandoff(_ on: Bool) { run("SetHandoff", [.bool(on)]) { _ in } }
-    func setQuiet(_ quiet: Bool) { run("SetNotifications", [.string(quiet ? "quiet" : "on")]) { _ in } }
-    func setBlocked(device id: String, _ blocked: Bool) { run("SetDeviceBlocked", [.string(id), .bool(blocked)]) { _ in } }
-    func setBlocked(app appID: String, _ blocked: Bool) { run("SetAppBlocked", [.string(appID), .bool(blocked)]) { _ in } }
+    func rename(_ name: String) { run(.setDeviceName(name)) { _ in } }
+    func setHandoff(_ on: Bool) { run(.setHandoff(on)) { _ in } }
+    func setQuiet(_ quiet: Bool) { run(.setNotifications(quiet ? "quiet" : "on")) { _ in } }
+    func setBlocked(device id: String, _ blocked: Bool) { run(.setDeviceBlocked(id, blocked)) { _ in } }
+    func setBlocked(app appID: String, _ blocked: Bool) { run(.setAppBlocked(appID, blocked)) { _ in } }
 
     /// Calls batond; a refusal goes to `failed`, by default shown in a toast, and the pages
     /// are read again.
-    private func run(_ method: String, _ arguments: [BusValue], timeout: Double = 25,
-                     failed: (@MainActor (any Error) -> Void)? = nil,
-                     then body: @escaping @MainActor ([BusValue]) -> Void) {
+    private func run<Reply>(_ call: DaemonCall<Reply>, timeout: Double = 25,
+                            failed: (@MainActor (any Error) -> Void)? = nil,
+                            then body: @escaping @MainActor (Reply) -> Void) {
         guard let service else { return }
         Task { @MainActor in
             do {
-                body(try await service.perform(method, arguments, timeout: timeout))
+                body(try await service.perform(call, timeout: timeout))
             } catch {
                 if let failed { failed(error) } else { window?.showToast("\(error)") }
             }

@@ -1,3 +1,4 @@
+import Baton
 import BatonBus
 import BatonGLib
 import Foundation
@@ -22,15 +23,15 @@ final class ServiceClient {
     /// Called after every refresh.
     var onChange: () -> Void = {}
 
-    private let connection: BusConnection
+    private let daemon: DaemonClient
     private let logger = Logger(label: "baton-app")
     private lazy var refresher = SerialRefresh { [weak self] in await self?.readAll() }
 
     init() throws {
-        connection = try BusConnection.session()
-        for member in ["ActivitiesChanged", "DevicesChanged", "SettingsChanged"] {
-            connection.subscribe(sender: BatonService.busName, interface: BatonService.daemonInterface, member: member,
-                                 path: BatonService.daemonPath) { [weak self] _, _ in self?.refresh() }
+        let connection = try BusConnection.session()
+        daemon = DaemonClient(connection: connection)
+        for signal in DaemonClient.Signal.allCases {
+            daemon.subscribe(to: signal) { [weak self] in self?.refresh() }
         }
         connection.watchName(BatonService.busName, autoStart: true, appeared: { [weak self] _ in
             self?.isRunning = true
@@ -50,15 +51,15 @@ final class ServiceClient {
 
     private func readAll() async {
         do {
-            status = try await call("GetStatus").at(0)?.dictionary ?? [:]
-            settings = try await call("GetSettings").at(0)?.dictionary ?? [:]
-            devices = try await call("ListDevices").at(0)?.dictionaries ?? []
-            activities = try await call("ListActivities").at(0)?.dictionaries ?? []
-            apps = try await call("ListApps").at(0)?.dictionaries ?? []
+            status = try await call(.getStatus)
+            settings = try await call(.getSettings)
+            devices = try await call(.listDevices)
+            activities = try await call(.listActivities)
+            apps = try await call(.listApps)
             let pid = status["pid"].flatMap { if case .int64(let value) = $0 { value } else { nil } }
             diagnosis = [ServiceSetupChecks.running(true, pid: pid), ServiceSetupChecks.serviceFile(),
                          ServiceSetupChecks.sessionStart()].map(\.record)
-                + (try await call("Diagnose").at(0)?.dictionaries ?? [])
+                + (try await call(.diagnose))
             problem = nil
         } catch {
             problem = "Could not read from the Baton service: \(Self.message(of: error))"
@@ -66,18 +67,17 @@ final class ServiceClient {
         onChange()
     }
 
-    /// Calls `method` of batond; a failure comes back as its message, for the person.
-    func perform(_ method: String, _ arguments: [BusValue] = [], timeout: Double = 25) async throws -> [BusValue] {
+    /// Makes `call` of batond; a failure comes back as its message, for the person.
+    func perform<Reply>(_ call: DaemonCall<Reply>, timeout: Double = 25) async throws -> Reply {
         do {
-            return try await call(method, arguments, timeout: timeout)
+            return try await self.call(call, timeout: timeout)
         } catch {
-            throw ServiceFailure(message: Self.message(of: error), errorName: (error as? BusError)?.remoteName)
+            throw ServiceFailure(message: Self.message(of: error), kind: (error as? BusError)?.batonErrorKind)
         }
     }
 
-    private func call(_ method: String, _ arguments: [BusValue] = [], timeout: Double = 25) async throws -> [BusValue] {
-        try await connection.call(BatonService.busName, path: BatonService.daemonPath, interface: BatonService.daemonInterface,
-                                  method: method, arguments: arguments, autoStart: true, timeout: timeout)
+    private func call<Reply>(_ call: DaemonCall<Reply>, timeout: Double = 25) async throws -> Reply {
+        try await daemon.call(call, autoStart: true, timeout: timeout)
     }
 
     private static func message(of error: any Error) -> String {
@@ -88,7 +88,8 @@ final class ServiceClient {
 /// A call batond refused, with its message.
 struct ServiceFailure: Error, CustomStringConvertible {
     let message: String
-    /// The D-Bus error name batond answered with (`org.baton.Error.ConnectionUnavailable`), if any.
-    var errorName: String?
+    /// The Baton error batond answered with (`org.baton.Error.ConnectionUnavailable` reads
+    /// as `.connectionUnavailable`), if any.
+    var kind: BatonErrorKind?
     var description: String { message }
 }

@@ -88,8 +88,8 @@ final class BrowserHost {
             finished = true
             completion()
         }
-        send("ResignCurrent", to: owner) { _ in }
-        send("SetActive", [.bool(false)], to: owner) { _ in finish() }
+        send(.resignCurrent, to: owner) { _ in }
+        send(.setActive(false), to: owner) { _ in finish() }
         GLibSources.once(after: timeout) { finish() }
     }
 
@@ -109,7 +109,7 @@ final class BrowserHost {
     private func reportActivation(to owner: String) {
         let active = isActive
         reportedActive = active
-        send("SetActive", [.bool(active)], to: owner) { result in
+        send(.setActive(active), to: owner) { result in
             if case .failure(let error) = result {
                 HostLog.write("could not tell the Baton service whether the browser is in front: \(error)")
             }
@@ -124,26 +124,23 @@ final class BrowserHost {
         publications += 1
         let publication = publications
         guard let page else {
-            send("ResignCurrent", to: owner) { result in
+            send(.resignCurrent, to: owner) { result in
                 if case .failure(let error) = result { HostLog.write("could not resign the current page: \(error)") }
             }
             return
         }
-        send("PublishCurrent", [.string(page.id), .dictionary(page.summary.record)], to: owner) { [weak self] result in
+        send(.publishCurrent(id: page.id, summary: page.summary), to: owner) { [weak self] result in
             guard case .failure(let error) = result, let self else { return }
             guard publication == self.publications, self.registeredOwner == owner else { return }
             HostLog.write("the Baton service refused the page, so it is not offered: \(error)")
-            self.send("ResignCurrent", to: owner) { _ in }
+            self.send(.resignCurrent, to: owner) { _ in }
         }
     }
 
-    /// Calls `method` on batond, sent before this returns, so calls reach batond in order.
-    private func send(_ method: String, _ arguments: [BusValue] = [], to owner: String,
-                      completion: @escaping @MainActor (Result<[BusValue], any Error>) -> Void) {
-        connection.call(owner, path: BatonService.daemonPath, interface: BatonService.daemonInterface,
-                        method: method, arguments: arguments, timeout: 10) { result in
-            MainActor.assumeIsolated { completion(result) }
-        }
+    /// Makes `call` of batond, sent before this returns, so calls reach batond in order.
+    private func send(_ call: DaemonCall<Void>, to owner: String,
+                      completion: @escaping @MainActor (Result<Void, any Error>) -> Void) {
+        DaemonClient(connection: connection, destination: owner).send(call, timeout: 10, completion: completion)
     }
 
     // MARK: batond coming and going
@@ -164,9 +161,8 @@ final class BrowserHost {
             }
             guard serviceOwner == owner else { return }
             do {
-                _ = try await connection.call(
-                    owner, path: BatonService.daemonPath, interface: BatonService.daemonInterface, method: "Register",
-                    arguments: [.string(Self.applicationID), .string(Self.teamIdentifier), .strings(Self.activityTypes)],
+                try await DaemonClient(connection: connection, destination: owner).call(
+                    .register(appID: Self.applicationID, teamID: Self.teamIdentifier, activityTypes: Self.activityTypes),
                     timeout: 10)
             } catch {
                 HostLog.write("the Baton service refused the registration: \(error)")

@@ -21,36 +21,23 @@ public enum BatonErrorTable {
         public let name: String
     }
 
-    /// The rows, in the order of their numbers.
-    public static let rows: [Row] = [
-        Row(code: 1, name: "org.baton.Error.UnknownActivity"),
-        Row(code: 2, name: "org.baton.Error.NotRegistered"),
-        Row(code: 3, name: "org.baton.Error.NoClaimant"),
-        Row(code: 4, name: "org.baton.Error.UnknownDevice"),
-        Row(code: 5, name: "org.baton.Error.Pairing"),
-        Row(code: 6, name: "org.baton.Error.IdentityMismatch"),
-        Row(code: 3072, name: "org.baton.Error.Cancelled"),
-        Row(code: 4608, name: "org.baton.Error.HandoffFailed"),
-        Row(code: 4609, name: "org.baton.Error.ConnectionUnavailable"),
-        Row(code: 4610, name: "org.baton.Error.RemoteApplicationTimedOut"),
-        Row(code: 4611, name: "org.baton.Error.UserInfoTooLarge"),
-        Row(code: 4640, name: "org.baton.Error.InvalidWebpageURL"),
-        Row(code: 4641, name: "org.baton.Error.InvalidUserInfo"),
-        Row(code: 4642, name: "org.baton.Error.MalformedPayload"),
-        Row(code: 4643, name: "org.baton.Error.InvalidActivity"),
-    ]
+    /// The rows, in the order of their numbers. Each error's number and name are written once,
+    /// in the core's table of error kinds, which `UserActivityError/code` and ``ServiceError/code``
+    /// read too.
+    public static let rows: [Row] = BatonErrorKind.allCases.map { Row(code: $0.row.code, name: $0.row.name) }
+        .sorted { $0.code < $1.code }
 
     /// The GError domain the rows are registered in: `baton-error-quark`.
     public static let domain: UInt32 = register()
 
     /// The D-Bus name of error number `code`.
     public static func name(of code: Int) -> String? {
-        rows.first { Int($0.code) == code }?.name
+        BatonErrorKind(code: code)?.row.name
     }
 
     /// The number of the error named `name`.
     public static func code(named name: String) -> Int? {
-        rows.first { $0.name == name }.map { Int($0.code) }
+        BatonErrorKind(named: name)?.code
     }
 
     private static func register() -> UInt32 {

@@ -32,15 +32,18 @@ public enum ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let namePrefix = "org.baton.Error."
 
     /// The error's number in ``BatonErrorTable``, for the errors of Baton's own names.
-    public var code: Int? {
+    public var code: Int? { kind?.code }
+
+    /// Which of Baton's errors this is (`BatonErrorKind`), for the errors of Baton's own names.
+    package var kind: BatonErrorKind? {
         switch self {
-        case .activity(let error): return error.code
-        case .unknownActivity: return 1
-        case .notRegistered: return 2
-        case .noClaimant: return 3
-        case .unknownDevice: return 4
-        case .pairing: return 5
-        case .identityMismatch: return 6
+        case .activity(let error): return error.kind
+        case .unknownActivity: return .unknownActivity
+        case .notRegistered: return .notRegistered
+        case .noClaimant: return .noClaimant
+        case .unknownDevice: return .unknownDevice
+        case .pairing: return .pairing
+        case .identityMismatch: return .identityMismatch
         case .invalidArguments, .accessDenied, .limitExceeded: return nil
         }
     }
@@ -52,7 +55,7 @@ public enum ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidArguments: return "org.freedesktop.DBus.Error.InvalidArgs"
         case .accessDenied: return "org.freedesktop.DBus.Error.AccessDenied"
         case .limitExceeded: return "org.freedesktop.DBus.Error.LimitsExceeded"
-        default: return code.flatMap(BatonErrorTable.name(of:)) ?? Self.namePrefix + "HandoffFailed"
+        default: return (kind ?? .handoffFailed).row.name
         }
     }
 
@@ -103,9 +106,9 @@ public enum ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     /// (``reason(inMessage:code:)``).
     private static func activityError(named name: String, message: String,
                                       details: [String: BusValue]) -> UserActivityError? {
-        guard let code = BatonErrorTable.code(named: name), code >= 3072 else { return nil }
-        if details["code"]?.integer == Int64(code) { return UserActivityError(record: details) }
-        return UserActivityError(code: code, reason: reason(inMessage: message, code: code))
+        guard let kind = BatonErrorKind(named: name),
+              let error = UserActivityError(kind: kind, reason: reason(inMessage: message, code: kind.code)) else { return nil }
+        return details["code"]?.integer == Int64(kind.code) ? UserActivityError(record: details) : error
     }
 
     /// The reason in the message of an activity error numbered `code` that came without its

@@ -16,25 +16,17 @@ extension UserActivityError {
     /// Reads an error record (``BatonErrorTable``); an unknown code becomes
     /// `handoffFailed(_:)`.
     public init(record: [String: BusValue]) {
-        self.init(code: Int(clamping: record["code"]?.integer ?? 4608), reason: record["reason"]?.string ?? "no reason given",
+        self.init(code: Int(clamping: record["code"]?.integer ?? Int64(BatonErrorKind.handoffFailed.code)), reason: record["reason"]?.string ?? "no reason given",
                   size: Int(clamping: record["size"]?.integer ?? 0),
                   limit: Int(clamping: record["limit"]?.integer ?? Int64(UserActivity.maximumUserInfoSize)))
     }
 
     /// The error numbered `code` (``code``), with `reason` as its text, and `size` and `limit`
-    /// for ``userInfoTooLarge(size:limit:)``; an unknown code becomes ``handoffFailed(_:)``.
+    /// for ``userInfoTooLarge(size:limit:)``; an unknown code, or one of the service's own
+    /// errors, becomes ``handoffFailed(_:)``.
     init(code: Int, reason: String, size: Int = 0, limit: Int = UserActivity.maximumUserInfoSize) {
-        switch code {
-        case 3072: self = .cancelled
-        case 4609: self = .connectionUnavailable(reason)
-        case 4610: self = .remoteApplicationTimedOut(reason)
-        case 4611: self = .userInfoTooLarge(size: size, limit: limit)
-        case 4640: self = .invalidWebpageURL(reason)
-        case 4641: self = .invalidUserInfo(reason)
-        case 4642: self = .malformedPayload(reason)
-        case 4643: self = .invalidActivity(reason)
-        default: self = .handoffFailed(reason)
-        }
+        self = BatonErrorKind(code: code).flatMap { Self(kind: $0, reason: reason, size: size, limit: limit) }
+            ?? .handoffFailed(reason)
     }
 
     /// The text the case carries, or its description when it carries none.

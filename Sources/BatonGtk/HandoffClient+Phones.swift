@@ -19,10 +19,9 @@ extension HandoffClient {
     /// The phones paired here, as the service lists them (`ListDevices`, kind `phone` or
     /// `tablet`); none when the service is not running.
     public func phones() async -> [Phone] {
-        guard isConnected, let owner = trustedOwner, let connection else { return [] }
+        guard isConnected, let daemon else { return [] }
         do {
-            let records = try await connection.call(owner, path: BatonService.daemonPath, interface: BatonService.daemonInterface,
-                                                    method: "ListDevices", timeout: 10).first?.dictionaries ?? []
+            let records = try await daemon.call(.listDevices, timeout: 10)
             return records.compactMap { record in
                 guard let kind = record["kind"]?.string, kind == "phone" || kind == "tablet",
                       let id = record["id"]?.string, let name = record["name"]?.string else { return nil }
@@ -41,12 +40,11 @@ extension HandoffClient {
     ///   phone cannot be reached, or the service's error (an activity without a web page, a
     ///   phone no longer paired).
     public func sendCurrentActivity(to phone: Phone) async throws {
-        guard isConnected, let owner = trustedOwner, let connection else {
+        guard isConnected, let daemon else {
             throw UserActivityError.handoffFailed("the Baton service is not running")
         }
         do {
-            _ = try await connection.call(owner, path: BatonService.daemonPath, interface: BatonService.daemonInterface,
-                                          method: "SendToDevice", arguments: [.string(""), .string(phone.id)], timeout: 20)
+            try await daemon.call(.sendToDevice(activityID: "", device: phone.id), timeout: 20)
         } catch {
             throw ServiceError.userActivityError(from: error)
         }

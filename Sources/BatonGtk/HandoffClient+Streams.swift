@@ -11,22 +11,18 @@ extension HandoffClient {
     /// restoration handler), while the continuation is still live there.
     func openContinuationStream(token: String,
                                 completion: @escaping @MainActor (Result<any ContinuationStream, UserActivityError>) -> Void) {
-        guard let connection, let owner = trustedOwner else {
+        guard let daemon else {
             return completion(.failure(.connectionUnavailable("the Baton service is not running")))
         }
-        connection.call(owner, path: BatonService.daemonPath, interface: BatonService.daemonInterface,
-                        method: "OpenContinuationStream", arguments: [.string(token)],
-                        timeout: Self.streamOpenTimeout) { result in
-            MainActor.assumeIsolated {
-                switch result {
-                case .success(let reply):
-                    guard case .fileDescriptor(let handle)? = reply.first, let descriptor = handle.take() else {
-                        return completion(.failure(.connectionUnavailable("the Baton service answered without a stream")))
-                    }
-                    completion(.success(SocketContinuationStream(taking: descriptor)))
-                case .failure(let error):
-                    completion(.failure(ServiceError.userActivityError(from: error)))
+        daemon.send(.openContinuationStream(token: token), timeout: Self.streamOpenTimeout) { result in
+            switch result {
+            case .success(let descriptor):
+                guard let descriptor else {
+                    return completion(.failure(.connectionUnavailable("the Baton service answered without a stream")))
                 }
+                completion(.success(SocketContinuationStream(taking: descriptor)))
+            case .failure(let error):
+                completion(.failure(ServiceError.userActivityError(from: error)))
             }
         }
     }

@@ -35,6 +35,11 @@ public final class HandoffClient {
     private var serviceOwner: String?
     /// ``serviceOwner`` once it proved to be batond: the only caller the app answers.
     private(set) var trustedOwner: String?
+    /// batond's `org.baton.Daemon1` at ``trustedOwner``, once the owner proved to be batond.
+    var daemon: DaemonClient? {
+        guard let connection, let trustedOwner else { return nil }
+        return DaemonClient(connection: connection, destination: trustedOwner)
+    }
     private var observation: ActivityObservation?
     let activityIDs = ActivityIDs()
     private var pending: [String: PendingContinuation] = [:]
@@ -106,10 +111,9 @@ public final class HandoffClient {
             guard serviceOwner == owner else { return }
             trustedOwner = owner
             do {
-                _ = try await connection.call(
-                    owner, path: BatonService.daemonPath, interface: BatonService.daemonInterface,
-                    method: "Register", arguments: [.string(application.applicationID), .string(teamIdentifier),
-                                                    .strings(activityTypes)], timeout: 10)
+                try await DaemonClient(connection: connection, destination: owner).call(
+                    .register(appID: application.applicationID, teamID: teamIdentifier, activityTypes: activityTypes),
+                    timeout: 10)
                 guard serviceOwner == owner else { return }
                 isConnected = true
                 hasLoggedAbsence = false
@@ -202,15 +206,13 @@ public final class HandoffClient {
     /// method, answers with an error, logged at debug level: it goes on offering the activity
     /// published last.
     func reportActivation() {
-        guard isConnected, let owner = trustedOwner, let connection, let application else { return }
+        guard isConnected, let daemon, let application else { return }
         let active = application.hasActiveWindow
         guard active != reportedActive else { return }
         reportedActive = active
         Task { @MainActor in
             do {
-                _ = try await connection.call(owner, path: BatonService.daemonPath,
-                                              interface: BatonService.daemonInterface, method: "SetActive",
-                                              arguments: [.bool(active)], timeout: 10)
+                try await daemon.call(.setActive(active), timeout: 10)
             } catch {
                 logger.debug("could not tell the Baton service whether the app is active: \(error)")
             }
@@ -221,7 +223,7 @@ public final class HandoffClient {
     /// (``ActivitySummary/cleaned``). If the service still refuses it, the app resigns, so
     /// that the service does not go on offering an earlier, stale activity.
     private func publishCurrent() {
-        guard isConnected, !holdsPublication, let owner = trustedOwner, let connection,
+        guard isConnected, !holdsPublication, let owner = trustedOwner, let daemon,
               let center = application?.center else { return }
         let current = center.currentActivity.flatMap { $0.isValid ? $0 : nil }
         let next = current.map { (id: activityIDs.id(for: $0), summary: ActivitySummary($0).cleaned) }
@@ -229,13 +231,10 @@ public final class HandoffClient {
         lastPublished = next
         publications += 1
         let publication = publications
-        let method = next == nil ? "ResignCurrent" : "PublishCurrent"
-        let arguments: [BusValue] = next.map { [.string($0.id), .dictionary($0.summary.record)] } ?? []
+        let call = next.map { DaemonCall.publishCurrent(id: $0.id, summary: $0.summary) } ?? .resignCurrent
         Task { @MainActor in
             do {
-                _ = try await connection.call(owner, path: BatonService.daemonPath,
-                                              interface: BatonService.daemonInterface, method: method,
-                                              arguments: arguments, timeout: 10)
+                try await daemon.call(call, timeout: 10)
             } catch {
                 guard next != nil else {
                     return logger.debug("could not resign the current activity: \(error)")
@@ -244,9 +243,7 @@ public final class HandoffClient {
                     return logger.debug("could not publish an activity since replaced: \(error)")
                 }
                 logger.warning("the Baton service refused the current activity, so it is not offered: \(error)")
-                _ = try? await connection.call(owner, path: BatonService.daemonPath,
-                                               interface: BatonService.daemonInterface, method: "ResignCurrent",
-                                               arguments: [], timeout: 10)
+                try? await daemon.call(.resignCurrent, timeout: 10)
             }
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BatonBus
 import BatonGLib
 
 struct ActivitiesCommand: ParsableCommand {
@@ -9,7 +10,7 @@ struct ActivitiesCommand: ParsableCommand {
 
     func run() throws {
         try runOnMain {
-            let records = try ServiceProxy.call("ListActivities").at(0)?.dictionaries ?? []
+            let records = try ServiceProxy.call(.listActivities)
             if output.json { return try JSONOutput.print(records.map { $0.mapValues(JSONOutput.object) }) }
             guard !records.isEmpty else { return print("No activities.") }
             TextTable.print(header: ["ID", "TYPE", "TITLE", "APP", "FROM"], rows: records.map { record in

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BatonBus
 import BatonGLib
 
 struct AppsCommand: ParsableCommand {
@@ -19,7 +20,7 @@ struct AppsCommand: ParsableCommand {
 
     func run() throws {
         try runOnMain {
-            let records = try ServiceProxy.call("ListApps").at(0)?.dictionaries ?? []
+            let records = try ServiceProxy.call(.listApps)
             if output.json { return try JSONOutput.print(records.map { $0.mapValues(JSONOutput.object) }) }
             guard !records.isEmpty else { return print("No apps.") }
             let header = ["APP", "TEAM", "STATE", "VERIFIED", "ACTIVITY TYPES", "VERIFICATION"]

@@ -33,8 +33,7 @@ struct ContinueCommand: ParsableCommand {
         try runOnMain {
             if let file {
                 let activity = try ActivityFile.load(file)
-                _ = try ServiceProxy.call("ContinuePayload", [.bytes(try activity.encodedPayload()),
-                                                              .dictionary(activity.options)], timeout: timeout)
+                try ServiceProxy.call(.continuePayload(try activity.encodedPayload(), options: activity.options), timeout: timeout)
                 print("Continued \(TerminalText.printable(activity.type)).")
             } else if let id {
                 // A desktop activation token in XDG_ACTIVATION_TOKEN (set by whatever started
@@ -44,7 +43,7 @@ struct ContinueCommand: ParsableCommand {
                    BatonService.isAcceptableActivationToken(token) {
                     options[BatonService.continueActivationTokenKey] = .string(token)
                 }
-                _ = try ServiceProxy.call("ContinueWithOptions", [.string(id), .dictionary(options)], timeout: timeout)
+                try ServiceProxy.call(.continueActivity(id: id, options: options), timeout: timeout)
                 print("Continued \(TerminalText.printable(id)).")
             }
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BatonBus
 import BatonGLib
 
 struct DevicesCommand: ParsableCommand {
@@ -13,7 +14,7 @@ struct DevicesCommand: ParsableCommand {
 
     func run() throws {
         try runOnMain {
-            let records = try ServiceProxy.call("ListDevices").at(0)?.dictionaries ?? []
+            let records = try ServiceProxy.call(.listDevices)
             if output.json { return try JSONOutput.print(records.map { $0.mapValues(JSONOutput.object) }) }
             guard !records.isEmpty else {
                 return print("No devices. Other devices appear here when DNS-SD finds them or batond dials them (--peer).")
@@ -72,16 +73,14 @@ struct PairCommand: ParsableCommand {
     func run() throws {
         try runOnMain {
             if confirm, let code {
-                let paired = try ServiceProxy.call("ConfirmPair", [.string(device), .string(code)]).at(0)?.bool ?? false
+                let paired = try ServiceProxy.call(.confirmPair(device, code: code))
                 if output.json { return try JSONOutput.print(["device": device, "paired": paired]) }
                 print(paired ? "Paired with \(device)." : "Confirmed here; waiting for \(device) to confirm too.")
                 return
             }
-            let reply = try ServiceProxy.call("Pair", [.string(device)])
-            let id = reply.at(0)?.string ?? ""
-            let code = reply.at(1)?.string ?? ""
+            let (id, code) = try ServiceProxy.call(.pair(device))
             if output.json { return try JSONOutput.print(["device": device, "id": id, "code": code]) }
-            let status = try ServiceProxy.call("GetStatus").at(0)?.dictionary ?? [:]
+            let status = try ServiceProxy.call(.getStatus)
             let here = status["device-name"]?.string ?? "THIS-DEVICE"
             let (shownHere, shownDevice) = (TerminalText.printable(here), TerminalText.printable(device))
             print("Verification code: \(code)")
@@ -100,7 +99,7 @@ struct UnpairCommand: ParsableCommand {
 
     func run() throws {
         try runOnMain {
-            _ = try ServiceProxy.call("Unpair", [.string(device)])
+            try ServiceProxy.call(.unpair(device))
             print("Unpaired \(device).")
         }
     }

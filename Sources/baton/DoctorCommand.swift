@@ -20,7 +20,7 @@ struct DoctorCommand: ParsableCommand {
         try runOnMain {
             var checks = Self.serviceChecks()
             if checks.first?.ok == true {
-                let records = try ServiceProxy.call("Diagnose").at(0)?.dictionaries ?? []
+                let records = try ServiceProxy.call(.diagnose)
                 checks += records.map(DiagnosticCheck.init(record:))
             }
             if output.json {
@@ -46,7 +46,7 @@ struct DoctorCommand: ParsableCommand {
                                      method: "NameHasOwner", arguments: [.string(BatonService.busName)],
                                      autoStart: false, timeout: 5).first?.bool
         } ?? false
-        let status = running ? (try? ServiceProxy.call("GetStatus").at(0)?.dictionary) ?? nil : nil
+        let status = running ? try? ServiceProxy.call(.getStatus) : nil
         let pid = status?["pid"].flatMap { if case .int64(let value) = $0 { value } else { nil } }
         return [ServiceSetupChecks.running(running, pid: pid), ServiceSetupChecks.serviceFile(),
                 ServiceSetupChecks.sessionStart()]

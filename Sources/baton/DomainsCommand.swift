@@ -1,4 +1,5 @@
 import ArgumentParser
+import BatonBus
 import BatonGLib
 import Foundation
 
@@ -25,7 +26,7 @@ struct DomainsCommand: ParsableCommand {
 
     func run() throws {
         try runOnMain {
-            let records = try ServiceProxy.call(verify ? "VerifyDomains" : "ListDomains", timeout: 60).at(0)?.dictionaries ?? []
+            let records = try ServiceProxy.call(verify ? .verifyDomains : .listDomains, timeout: 60)
             if output.json { return try JSONOutput.print(records.map { $0.mapValues(JSONOutput.object) }) }
             guard !records.isEmpty else { return print("No app claims a web domain.") }
             TextTable.print(header: ["APP", "DOMAIN", "STATE", "CHECKED", "FETCHED", "EXPIRES", "DETAIL"], rows: records.map { record in

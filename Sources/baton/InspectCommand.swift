@@ -1,4 +1,5 @@
 import ArgumentParser
+import BatonBus
 import Baton
 import BatonGLib
 import Foundation
@@ -15,8 +16,8 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         try runOnMain {
-            let reply = try id.map { try ServiceProxy.call("Fetch", [.string($0)]) } ?? ServiceProxy.call("Inspect")
-            guard let bytes = reply.at(0)?.bytes else { throw CommandFailure("the service sent no activity") }
+            let reply = try id.map { try ServiceProxy.call(.fetch(id: $0)) } ?? ServiceProxy.call(.inspect)
+            guard let bytes = reply else { throw CommandFailure("the service sent no activity") }
             let payload: UserActivityPayload
             do {
                 payload = try UserActivityPayload(decoding: bytes)

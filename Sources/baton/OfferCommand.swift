@@ -1,4 +1,5 @@
 import ArgumentParser
+import BatonBus
 import BatonGLib
 
 struct OfferCommand: ParsableCommand {
@@ -23,15 +24,14 @@ struct OfferCommand: ParsableCommand {
     func run() throws {
         try runOnMain {
             if let remove {
-                _ = try ServiceProxy.call("RemoveOffer", [.string(remove)])
+                try ServiceProxy.call(.removeOffer(id: remove))
                 return
             }
             guard let file else { return }
             let activity = try ActivityFile.load(file)
             var options = activity.options
             options["device"] = .string(device)
-            let reply = try ServiceProxy.call("AddOffer", [.bytes(try activity.encodedPayload()), .dictionary(options)])
-            print(reply.at(0)?.string ?? "")
+            print(try ServiceProxy.call(.addOffer(try activity.encodedPayload(), options: options)))
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BatonBus
 import BatonGLib
 
 struct SendCommand: ParsableCommand {
@@ -21,13 +22,13 @@ struct SendCommand: ParsableCommand {
         try runOnMain {
             var id = activity
             if activity == "current" {
-                let status = try ServiceProxy.call("GetStatus").at(0)?.dictionary ?? [:]
+                let status = try ServiceProxy.call(.getStatus)
                 guard let current = status["current"]?.dictionary?["id"]?.string else {
                     throw CommandFailure("there is no current activity to send")
                 }
                 id = current
             }
-            _ = try ServiceProxy.call("SendToDevice", [.string(id), .string(device)])
+            try ServiceProxy.call(.sendToDevice(activityID: id, device: device))
             print("Sent to \(TerminalText.printable(device)).")
         }
     }

@@ -7,10 +7,10 @@ import Foundation
 /// non-zero exit.
 @MainActor
 enum ServiceProxy {
-    /// Calls a method of `org.baton.Daemon1`, letting D-Bus activation start batond.
+    /// Makes `call` of `org.baton.Daemon1`, letting D-Bus activation start batond.
     ///
     /// - Parameter timeout: seconds to wait; `nil` for no limit.
-    static func call(_ method: String, _ arguments: [BusValue] = [], timeout: Double? = 25) throws -> [BusValue] {
+    static func call<Reply>(_ call: DaemonCall<Reply>, timeout: Double? = 25) throws -> Reply {
         let connection: BusConnection
         do {
             connection = try BusConnection.session()
@@ -18,9 +18,7 @@ enum ServiceProxy {
             throw CommandFailure("no D-Bus session bus: \(error)")
         }
         do {
-            return try connection.callSync(BatonService.busName, path: BatonService.daemonPath,
-                                           interface: BatonService.daemonInterface, method: method,
-                                           arguments: arguments, timeout: timeout)
+            return try DaemonClient(connection: connection).callSync(call, timeout: timeout)
         } catch let error as BusError {
             if error.remoteName == "org.freedesktop.DBus.Error.ServiceUnknown" {
                 throw CommandFailure("the Baton service is not running (start batond, or install its D-Bus service file)")

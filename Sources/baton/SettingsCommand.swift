@@ -1,4 +1,5 @@
 import ArgumentParser
+import BatonBus
 import BatonGLib
 
 struct SettingsCommand: ParsableCommand {
@@ -32,10 +33,10 @@ struct SettingsCommand: ParsableCommand {
 
     func run() throws {
         try runOnMain {
-            if let change = try Self.call(words) {
-                _ = try ServiceProxy.call(change.method, change.arguments)
+            if let change = try Self.change(words) {
+                try ServiceProxy.call(change)
             }
-            let settings = try ServiceProxy.call("GetSettings").at(0)?.dictionary ?? [:]
+            let settings = try ServiceProxy.call(.getSettings)
             if output.json { return try JSONOutput.print(settings.mapValues(JSONOutput.object)) }
             let fixed = settings["name-fixed"]?.bool == true ? " (fixed by batond --name)" : ""
             print("Name:           \(TerminalText.printable(settings["name"]?.string ?? ""))\(fixed)")
@@ -48,23 +49,23 @@ struct SettingsCommand: ParsableCommand {
         }
     }
 
-    /// The method and arguments that make the change `words` asks for; nil for none.
-    private static func call(_ words: [String]) throws -> (method: String, arguments: [BusValue])? {
+    /// The call that makes the change `words` asks for; nil for none.
+    private static func change(_ words: [String]) throws -> DaemonCall<Void>? {
         guard let setting = words.first else { return nil }
         let value = words.last ?? ""
         switch setting {
         case "name":
-            return ("SetDeviceName", [.string(value)])
+            return .setDeviceName(value)
         case "handoff":
             guard ["on", "off"].contains(value) else { throw CommandFailure("handoff is on or off, not \(value.debugDescription)") }
-            return ("SetHandoff", [.bool(value == "on")])
+            return .setHandoff(value == "on")
         case "notifications":
-            return ("SetNotifications", [.string(value)])
+            return .setNotifications(value)
         default:
             guard ["block", "allow"].contains(value) else {
                 throw CommandFailure("a \(setting) is blocked or allowed (block or allow), not \(value.debugDescription)")
             }
-            return (setting == "device" ? "SetDeviceBlocked" : "SetAppBlocked", [.string(words[1]), .bool(value == "block")])
+            return setting == "device" ? .setDeviceBlocked(words[1], value == "block") : .setAppBlocked(words[1], value == "block")
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BatonBus
 import BatonGLib
 
 struct StatusCommand: ParsableCommand {
@@ -9,7 +10,7 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         try runOnMain {
-            let status = try ServiceProxy.call("GetStatus").at(0)?.dictionary ?? [:]
+            let status = try ServiceProxy.call(.getStatus)
             if output.json { return try JSONOutput.print(status.mapValues(JSONOutput.object)) }
             let pid = status["pid"]?.integer.map(String.init) ?? "?"
             print("batond \(status["version"]?.string ?? "?") (pid \(pid)), interface \(status["interface"]?.string ?? "?")")

@@ -1,5 +1,5 @@
 import Baton
-import BatonBus
+@testable import BatonBus
 import BatonGLib
 import CGLib
 import Foundation
@@ -32,6 +32,36 @@ final class BatonErrorTableTests: XCTestCase {
         for error in serviceErrors {
             XCTAssertEqual(error.code.flatMap(BatonErrorTable.name(of:)), error.busName, "\(error)")
         }
+    }
+
+    /// Every error of the table reads back from its number and from its name as the same
+    /// error, and gives the same number again: the numbers and names of the public contract
+    /// are written once, in the table, and every other spelling derives from it.
+    func testEveryErrorRoundTripsThroughItsCodeAndName() async {
+        let serviceErrors: [ServiceError] = [.unknownActivity("x"), .notRegistered, .noClaimant(activityType: "t", teamID: nil),
+                                             .unknownDevice("d"), .pairing("p"), .identityMismatch("i")]
+        let everyError = Self.everyActivityError.map(ServiceError.activity) + serviceErrors
+        XCTAssertEqual(Set(everyError.compactMap(\.kind)), Set(BatonErrorKind.allCases), "an error of the table has no case")
+        for error in everyError {
+            guard let kind = error.kind, let code = error.code else { return XCTFail("\(error) has no number") }
+            XCTAssertEqual(BatonErrorKind(code: code), kind, "code → case of \(error)")
+            XCTAssertEqual(BatonErrorKind(code: code)?.code, code, "code → case → code of \(error)")
+            XCTAssertEqual(BatonErrorKind(named: error.busName), kind, "name → case of \(error)")
+            XCTAssertEqual(BatonErrorTable.code(named: error.busName), code, "name → code of \(error)")
+            if case .activity(let activityError) = error {
+                XCTAssertEqual(UserActivityError(code: code, reason: activityError.reason).kind, kind, "init(code:) of \(error)")
+            }
+        }
+        // The numbers and names are the public contract's: they never change.
+        XCTAssertEqual(BatonErrorTable.rows.map(\.code), [1, 2, 3, 4, 5, 6, 3072, 4608, 4609, 4610, 4611, 4640, 4641, 4642, 4643])
+        XCTAssertEqual(BatonErrorTable.rows.map(\.name), [
+            "UnknownActivity", "NotRegistered", "NoClaimant", "UnknownDevice", "Pairing", "IdentityMismatch", "Cancelled",
+            "HandoffFailed", "ConnectionUnavailable", "RemoteApplicationTimedOut", "UserInfoTooLarge", "InvalidWebpageURL",
+            "InvalidUserInfo", "MalformedPayload", "InvalidActivity",
+        ].map { "org.baton.Error." + $0 })
+        XCTAssertEqual(Self.everyActivityError.map(\.code), [3072, 4608, 4609, 4610, 4611, 4640, 4641, 4642, 4643])
+        XCTAssertEqual(UserActivityError(code: 1, reason: "r"), .handoffFailed("r"), "a service error's number is no activity error")
+        XCTAssertEqual(UserActivityError(code: 9999, reason: "r"), .handoffFailed("r"))
     }
 
     func testGIOMapsEveryNameToTheDomainAndNumber() async {

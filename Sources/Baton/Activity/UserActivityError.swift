@@ -31,17 +31,39 @@ public enum UserActivityError: Error, Hashable, Sendable {
     /// 4609 connectionUnavailable, 4610 remoteApplicationTimedOut, 4611 userInfoTooLarge.
     /// Baton's own cases use numbers after Apple's in the same range: 4640 invalidWebpageURL,
     /// 4641 invalidUserInfo, 4642 malformedPayload, 4643 invalidActivity.
-    public var code: Int {
+    public var code: Int { kind.code }
+
+    /// Which error this is, in `BatonErrorKind`, the table of Baton's error numbers.
+    package var kind: BatonErrorKind {
         switch self {
-        case .cancelled: return 3072
-        case .handoffFailed: return 4608
-        case .connectionUnavailable: return 4609
-        case .remoteApplicationTimedOut: return 4610
-        case .userInfoTooLarge: return 4611
-        case .invalidWebpageURL: return 4640
-        case .invalidUserInfo: return 4641
-        case .malformedPayload: return 4642
-        case .invalidActivity: return 4643
+        case .cancelled: .cancelled
+        case .handoffFailed: .handoffFailed
+        case .connectionUnavailable: .connectionUnavailable
+        case .remoteApplicationTimedOut: .remoteApplicationTimedOut
+        case .userInfoTooLarge: .userInfoTooLarge
+        case .invalidWebpageURL: .invalidWebpageURL
+        case .invalidUserInfo: .invalidUserInfo
+        case .malformedPayload: .malformedPayload
+        case .invalidActivity: .invalidActivity
+        }
+    }
+
+    /// The error of kind `kind` with `reason` as its text, and `size` and `limit` for
+    /// ``userInfoTooLarge(size:limit:)``; `nil` for a kind that is the service's, not an
+    /// activity's.
+    package init?(kind: BatonErrorKind, reason: String, size: Int = 0,
+                  limit: Int = UserActivity.maximumUserInfoSize) {
+        switch kind {
+        case .cancelled: self = .cancelled
+        case .handoffFailed: self = .handoffFailed(reason)
+        case .connectionUnavailable: self = .connectionUnavailable(reason)
+        case .remoteApplicationTimedOut: self = .remoteApplicationTimedOut(reason)
+        case .userInfoTooLarge: self = .userInfoTooLarge(size: size, limit: limit)
+        case .invalidWebpageURL: self = .invalidWebpageURL(reason)
+        case .invalidUserInfo: self = .invalidUserInfo(reason)
+        case .malformedPayload: self = .malformedPayload(reason)
+        case .invalidActivity: self = .invalidActivity(reason)
+        case .unknownActivity, .notRegistered, .noClaimant, .unknownDevice, .pairing, .identityMismatch: return nil
         }
     }
 }
