@@ -77,7 +77,7 @@ final class EditorWindow: AppWindow {
         guard let folder = document.fileURL?.deletingLastPathComponent().path else {
             return document.isEdited ? "Not saved" : ""
         }
-        let home = FileManager.default.homeDirectoryForCurrentUser.path
+        let home = XDGDirectories.home.path
         return folder == home || folder.hasPrefix(home + "/") ? "~" + folder.dropFirst(home.count) : folder
     }
 

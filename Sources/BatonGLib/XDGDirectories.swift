@@ -3,8 +3,16 @@ import Foundation
 
 /// The XDG base directories of the current user, as the XDG Base Directory specification
 /// defines them: the environment variable when it holds an absolute path, else the default
-/// under the home folder.
+/// under the home folder (``home``).
 public enum XDGDirectories {
+    /// The home folder as GLib and every GTK app see it: `$HOME` when set, else the password
+    /// database's (`g_get_home_dir`). Foundation's `homeDirectoryForCurrentUser` reads only
+    /// the password database, so a session, a container or a test that sets `HOME` elsewhere
+    /// would have files written into a home it does not use.
+    public static var home: URL {
+        URL(fileURLWithPath: String(cString: g_get_home_dir()), isDirectory: true)
+    }
+
     /// `$XDG_STATE_HOME`, or `~/.local/state`: state worth keeping between runs.
     public static var stateHome: URL { base("XDG_STATE_HOME", default: ".local/state") }
     /// `$XDG_DATA_HOME`, or `~/.local/share`: the user's data files.
@@ -27,13 +35,13 @@ public enum XDGDirectories {
         if let folder = g_get_user_special_dir(G_USER_DIRECTORY_DOCUMENTS) {
             return URL(fileURLWithPath: String(cString: folder), isDirectory: true)
         }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Documents", isDirectory: true)
+        return home.appendingPathComponent("Documents", isDirectory: true)
     }
 
     private static func base(_ variable: String, default relative: String) -> URL {
         if let value = ProcessInfo.processInfo.environment[variable], value.hasPrefix("/") {
             return URL(fileURLWithPath: value, isDirectory: true)
         }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(relative, isDirectory: true)
+        return home.appendingPathComponent(relative, isDirectory: true)
     }
 }

@@ -32,8 +32,10 @@ public final class DevicePair {
     ///     (``privateFolderOfA``), as though the devices were two machines.
     ///   - namespaces: network namespaces for A and B, which then link over their network
     ///     (DNS-SD off), not loopback; they are removed with the pair.
+    ///   - environmentB: more environment for device B's processes (a `HOME` of its own).
     public init(batondArguments: [String] = [], argumentsB: [String] = [], fixedNames: Bool = true,
-                displayB: String? = nil, hidingFromB: String? = nil, namespaces: (any TwoHostNetwork)? = nil) throws {
+                displayB: String? = nil, hidingFromB: String? = nil, namespaces: (any TwoHostNetwork)? = nil,
+                environmentB: [String: String] = [:]) throws {
         self.namespaces = namespaces
         arguments = batondArguments
         self.argumentsB = argumentsB
@@ -44,6 +46,7 @@ public final class DevicePair {
         privateFolderOfA = hidingFromB.map { root.appendingPathComponent($0, isDirectory: true) }
         if let folder = privateFolderOfA { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         if let displayB { b.environmentOverrides["DISPLAY"] = displayB }
+        b.environmentOverrides.merge(environmentB) { _, new in new }
         do {
             try start(batondArguments)
         } catch {

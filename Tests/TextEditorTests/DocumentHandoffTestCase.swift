@@ -15,6 +15,8 @@ class DocumentHandoffTestCase: XCTestCase {
     class var argumentsB: [String] { [] }
     /// Whether the devices are two network namespaces rather than two processes on loopback.
     class var usesNetworkNamespaces: Bool { false }
+    /// More environment for device B's processes.
+    class var environmentB: [String: String] { [:] }
 
     override func setUpWithError() throws {
         try TextEditorProcess.requirements()
@@ -28,7 +30,7 @@ class DocumentHandoffTestCase: XCTestCase {
         }
         displayB = try VirtualDisplay()
         devices = try DevicePair(argumentsB: Self.argumentsB, displayB: displayB.name, hidingFromB: "only-on-alpha",
-                                 namespaces: namespaces)
+                                 namespaces: namespaces, environmentB: Self.environmentB)
     }
 
     override func tearDown() {

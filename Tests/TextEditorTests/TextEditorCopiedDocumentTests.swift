@@ -54,3 +54,34 @@ final class TextEditorCopiedDocumentTests: DocumentHandoffTestCase {
         XCTAssertTrue(try onB.windows(titled: "report.md", timeout: 2).isEmpty, "B's editor opened nothing")
     }
 }
+
+/// B runs with `HOME` set to a folder of its own and no documents folder named in its
+/// `user-dirs.dirs`: the copy of A's document goes under that `HOME` (as GLib and every GTK
+/// app see the home folder), never into the home the password database names.
+final class TextEditorCopiedDocumentHomeTests: DocumentHandoffTestCase {
+    static let homeOfB = FileManager.default.temporaryDirectory.appendingPathComponent("baton-home-\(UUID().uuidString)")
+
+    override class var environmentB: [String: String] { ["HOME": homeOfB.path] }
+
+    override func tearDown() {
+        super.tearDown()
+        try? FileManager.default.removeItem(at: Self.homeOfB)
+    }
+
+    func testTheCopyGoesUnderTheHomeBRunsWith() async throws {
+        try FileManager.default.createDirectory(at: Self.homeOfB, withIntermediateDirectories: true)
+        try devices.pair()
+        let file = try TextEditorProcess.writeReport(in: folderOnlyOnA, name: "home-check.md")
+        let databaseHome = URL(fileURLWithPath: String(cString: getpwuid(getuid()).pointee.pw_dir))
+        let elsewhere = databaseHome.appendingPathComponent("Documents/Continued from alpha/home-check.md")
+        let existedBefore = FileManager.default.fileExists(atPath: elsewhere.path)
+        let (_, onB, _) = try openOnA(file)
+
+        let copy = Self.homeOfB.appendingPathComponent("Documents/Continued from alpha/home-check.md")
+        try continueOnB(onB, expecting: copy)
+        XCTAssertEqual(try Data(contentsOf: copy), try Data(contentsOf: file), "the copy under B's HOME is the file on A")
+        if !existedBefore {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: elsewhere.path), "nothing was written into \(databaseHome.path)")
+        }
+    }
+}

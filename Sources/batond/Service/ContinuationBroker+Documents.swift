@@ -108,7 +108,7 @@ extension ContinuationBroker {
             places += folders.values.map(resolved)
         }
         // A place that holds the whole home (the home itself, `/home`, `/`) is no place.
-        let home = resolved(FileManager.default.homeDirectoryForCurrentUser)
+        let home = resolved(XDGDirectories.home)
         let shared = places.filter { $0 != "/" && !(home + "/").hasPrefix($0 + "/") }
         return shared.contains { path.hasPrefix($0 + "/") } ? path : nil
     }

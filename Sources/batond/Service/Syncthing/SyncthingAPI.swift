@@ -41,7 +41,7 @@ struct SyncthingAPI: Sendable {
         var folders: [String: URL] = [:]
         for folder in list {
             guard let id = folder["id"] as? String, var path = folder["path"] as? String, !path.isEmpty else { continue }
-            if path.hasPrefix("~") { path = FileManager.default.homeDirectoryForCurrentUser.path + path.dropFirst() }
+            if path.hasPrefix("~") { path = XDGDirectories.home.path + path.dropFirst() }
             folders[id] = URL(fileURLWithPath: path, isDirectory: true).resolvingSymlinksInPath()
         }
         return folders
