@@ -37,6 +37,11 @@ let package = Package(
             pkgConfig: "gio-unix-2.0",
             providers: [.apt(["libglib2.0-dev"])]
         ),
+        .systemLibrary(
+            name: "CX11",
+            pkgConfig: "x11",
+            providers: [.apt(["libx11-dev"])]
+        ),
         .target(name: "BatonGLib", dependencies: ["Baton", "CGLib"]),
         .target(
             name: "BatonBus",
@@ -65,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "batond",
             dependencies: [
-                "Baton", "BatonGLib", "BatonBus", "BatonPeer", "CGLib",
+                "Baton", "BatonGLib", "BatonBus", "BatonPeer", "CGLib", "CX11",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -11,9 +11,9 @@ import PackageDescription
 //
 // BatonGLib and CGLib are not products of the main package; the harnesses import them as
 // BatonBus's dependencies, as Benchmarks/PeerBenchmarks does. Executable targets' code
-// (baton's activity files, batond's settings, paired devices and tailscaled's status,
-// baton-browser-host's messages) cannot be imported: their harnesses compile the decoding
-// files themselves, through the symbolic links beside them.
+// (baton's activity files, batond's settings, paired devices, tailscaled's status and the
+// desktop's recent list, baton-browser-host's messages) cannot be imported: their harnesses
+// compile the decoding files themselves, through the symbolic links beside them.
 
 /// The main package's name, for the harnesses that reach its `package` declarations
 /// (`BusValue(variant:)`, `BusValue.deserialize(record:)`): SwiftPM names a package after its
@@ -68,6 +68,7 @@ let package = Package(
         harness("FuzzTailnetStatus", [.product(name: "BatonBus", package: "Baton")]),
         harness("FuzzRelayMessage", [.product(name: "BatonPeer", package: "Baton")]),
         harness("FuzzWebHost", [.product(name: "BatonBus", package: "Baton")]),
+        harness("FuzzRecentList", [.product(name: "BatonBus", package: "Baton")]),
         harness("FuzzBrowserMessage", [
             .product(name: "Baton", package: "Baton"), .product(name: "BatonBus", package: "Baton"),
         ]),

@@ -10,6 +10,7 @@ packages=(
     xvfb xauth          # virtual display for the GTK tests (xvfb-run)
     dbus dbus-x11       # session bus for tests and the service
     libglib2.0-dev      # GIO headers (GDBus, GDesktopAppInfo) for the CGLib module
+    libx11-dev          # Xlib for batond: the active window (EWMH) for recent documents' offers
     libglib2.0-bin      # gdbus: scripts/run.sh and the service tests call it
     glib-networking     # TLS for GIO (GTlsConnection): batond's links to other devices
     avahi-daemon        # DNS-SD (_baton._tcp) for batond, and the two-namespace test

@@ -1,0 +1,88 @@
+import BatonGLib
+import Foundation
+import FuzzSupport
+
+// Covers batond's reader of the desktop's recent list (`RecentList.parse`, GLib's
+// GBookmarkFile beneath): any app of the session writes that file, so it is outside input.
+// `batond` is an executable target, so RecentList.swift is compiled into this harness through
+// a symbolic link. Any input must read as an error or as entries that keep the reader's
+// promises: in the home folder, none hidden, no control characters, newest first, bounded.
+
+private let home = "/home/person"
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRecentList(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let list: RecentList
+    do {
+        list = try RecentList.parse(Fuzz.bytes(data, size), home: URL(fileURLWithPath: home), fileCheck: { _ in true })
+    } catch is RecentListError {
+        return 0
+    } catch {
+        Fuzz.fail("reading threw \(type(of: error)), not a RecentListError")
+    }
+    Fuzz.require(list.entries.count <= RecentList.maximumEntries, "more entries than are looked at")
+    for entry in list.entries {
+        Fuzz.require(RecentList.isInsideVisibleFolder(entry.path, of: home), "an entry outside home or hidden: \(entry.path)")
+        for text in [entry.path, entry.appName, entry.exec, entry.mimeType ?? ""] {
+            Fuzz.require(!text.unicodeScalars.contains { $0.properties.generalCategory == .control },
+                         "control characters kept: \(text.debugDescription)")
+        }
+        Fuzz.require(!entry.exec.isEmpty, "an entry with no command")
+    }
+    Fuzz.require(zip(list.entries, list.entries.dropFirst()).allSatisfy { $0.usedAt >= $1.usedAt }, "not newest first")
+    return 0
+}
+
+@_cdecl("FuzzRecentList_main")
+public func fuzzRecentListMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    Fuzz.runDriver(argc, argv, fuzzRecentList)
+}
+
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
+                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
+    Fuzz.writeSeedsIfAsked(RecentListSeeds.all)
+    return 0
+}
+
+/// Recent lists as Evince 43 and gedit 44 write them, and broken ones.
+enum RecentListSeeds {
+    static func all() -> [String: [UInt8]] {
+        func bookmark(_ path: String, app: String, exec: String, mime: String, extra: String = "") -> String {
+            """
+              <bookmark href="file://\(path)" added="2026-11-28T00:01:17.614400Z" modified="2026-11-28T00:01:17.614403Z" visited="2026-11-28T00:01:17.614400Z">
+                <info>
+                  <metadata owner="http://freedesktop.org">
+                    <mime:mime-type type="\(mime)"/>
+                    <bookmark:applications>
+                      <bookmark:application name="\(app)" exec="\(exec)" modified="2026-11-28T00:01:17.614401Z" count="1"/>
+                    </bookmark:applications>\(extra)
+                  </metadata>
+                </info>
+              </bookmark>
+            """
+        }
+        func list(_ bookmarks: String) -> String {
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <xbel version="1.0"
+                  xmlns:bookmark="http://www.freedesktop.org/standards/desktop-bookmarks"
+                  xmlns:mime="http://www.freedesktop.org/standards/shared-mime-info"
+            >
+            \(bookmarks)
+            </xbel>
+            """
+        }
+        let evince = bookmark("\(home)/Docs/report.pdf", app: "Document Viewer", exec: "&apos;evince %u&apos;", mime: "application/pdf")
+        let gedit = bookmark("\(home)/Docs/notes.txt", app: "gedit", exec: "&apos;gedit %u&apos;", mime: "text/plain")
+        let files: [String: String] = [
+            "evince-and-gedit.xbel": list(evince + "\n" + gedit),
+            "private.xbel": list(bookmark("\(home)/p.txt", app: "gedit", exec: "gedit %u", mime: "text/plain",
+                                          extra: "\n<bookmark:private/>")),
+            "hidden.xbel": list(bookmark("\(home)/.ssh/id", app: "gedit", exec: "gedit %u", mime: "text/plain")),
+            "empty.xbel": list(""),
+            "truncated.xbel": String(list(evince).prefix(300)),
+        ]
+        return files.mapValues { Array($0.utf8) }
+    }
+}

@@ -1,0 +1,1 @@
+../../../Sources/batond/Features/RecentDocuments/RecentList.swift
