@@ -4,7 +4,9 @@ import CGLib
 import Foundation
 
 /// `Diagnose`: what batond can tell of what is wrong. The checks outside batond (is it
-/// running, its service file, does it start with the session) are `baton doctor`'s own.
+/// running, its service file, does it start with the session) are `baton doctor`'s own. A
+/// feature's checks live in its folder (`Features/ReachBack/Daemon+ReachBack.swift` the paired
+/// devices', `Documents/` Syncthing's, `Domains/` the domains') and are listed in ``diagnosis()``.
 extension Daemon {
     /// The row of ``methods`` for `Diagnose`.
     static var diagnosisMethods: [DaemonMethod] {
@@ -67,73 +69,6 @@ extension Daemon {
                              fix: "check that the relay runs and is reachable, and that its id in relays= is the one it prints")
             }
             return .pass(name, "joined: paired devices that cannot dial this one reach it there")
-        }
-    }
-
-    /// Whether the web domains apps claim are confirmed by their sites; none when no app
-    /// claims one. A claim not fetched yet passes: batond fetches it at once.
-    private var domainCheck: DiagnosticCheck? {
-        let claims = domains.claimStates().filter { $0.state != .invalid }
-        guard !claims.isEmpty else { return nil }
-        let failed = claims.filter { $0.state == .failed }
-        guard failed.isEmpty else {
-            let list = failed.map { "\($0.appID) on \($0.domain): \($0.reason ?? "not verified")" }.joined(separator: "; ")
-            return .fail("domains", "\(failed.count) of \(claims.count) web domain claim\(claims.count == 1 ? "" : "s") not confirmed by the site, so their pages open in the browser: \(list)",
-                         fix: "the site must serve /.well-known/baton-app-site-association listing TEAM.APPID under activitycontinuation.apps; then run baton domains --verify")
-        }
-        let verified = claims.filter { $0.state == .verified }.count
-        return .pass("domains", "\(verified) of \(claims.count) web domain claim\(claims.count == 1 ? "" : "s") confirmed by the site\(verified < claims.count ? ", the rest being fetched" : "")")
-    }
-
-    /// Whether continued documents in Syncthing folders are found here. Without Syncthing they
-    /// still come, copied over the link: that passes too, saying so.
-    private func syncthingCheck() async -> DiagnosticCheck {
-        guard let (file, config) = SyncthingAPI.localConfiguration() else {
-            return .pass("syncthing", "not set up here: continued documents that are not on this device are copied over the link")
-        }
-        guard let api = config.api else {
-            return .fail("syncthing", "\(file.path) names a GUI that is not plain HTTP on a loopback address, which batond does not use",
-                         fix: "in Syncthing's settings, give the GUI a 127.0.0.1 address without HTTPS; until then documents are copied over the link")
-        }
-        do {
-            let folders = try await api.folders()
-            return .pass("syncthing", "Syncthing at \(api.host):\(api.port) shares \(folders.count) folder\(folders.count == 1 ? "" : "s"): documents in them open from this device's copy")
-        } catch {
-            return .fail("syncthing", "Syncthing does not answer at \(api.host):\(api.port): \(error)",
-                         fix: "start Syncthing (systemctl --user start syncthing); until then documents are copied over the link")
-        }
-    }
-
-    /// One check per paired device: linked, and, when this device dialed the link, able to
-    /// dial this device back (asked of all the linked devices at once).
-    private func pairedDeviceChecks() async -> [DiagnosticCheck] {
-        let paired = network.paired.devices.values.sorted { $0.name < $1.name }
-        guard !paired.isEmpty else {
-            return [.fail("paired devices", "no paired device: there is nothing to hand off to",
-                          fix: "pair with another device: baton devices, then baton pair DEVICE")]
-        }
-        let linked = paired.filter { network.devices[$0.id]?.link != nil }.map(\.id)
-        let checks = linked.map { id in (id, Task { @MainActor in await network.features.reachBack.check(id) }) }
-        var answers: [String: ReachBack] = [:]
-        for (id, check) in checks { answers[id] = await check.value }
-        return paired.map { device in
-            let check = "device \(device.name)"
-            if let answer = answers[device.id] {
-                let linked = "paired and linked (\(PeerNetwork.shortID(device.id)))"
-                switch answer {
-                case .reached(let how):
-                    return .pass(check, "\(linked); \(how)")
-                case .unknown(let why):
-                    return .pass(check, "\(linked); whether it can dial this device is not known: \(why)")
-                case .unreachable(let problem):
-                    let port = network.listener.map { String($0.port) } ?? "its port"
-                    return .fail(check, "\(linked), but it cannot dial this device (\(problem)): when the link drops, only this device can restore it",
-                                 fix: "let \(device.name) reach this device: allow TCP port \(port) in the firewall (sudo ufw allow \(port)/tcp), or listen on an address it can reach (batond --listen, or listen= in batond.conf)")
-                }
-            }
-            let seen = device.address.map { "last linked at \($0)" } ?? "never linked"
-            return .fail(check, "paired but not linked (\(seen)): its offers do not arrive and it cannot continue this device's",
-                         fix: "turn \(device.name) on and start batond there; on another network, add it with batond --peer HOST:PORT; or baton unpair \(device.name)")
         }
     }
 

@@ -4,9 +4,11 @@ import BatonGLib
 /// `org.baton.Daemon1`'s methods: one table, assembled here from the rows each feature
 /// declares in its own file, through which every call goes.
 extension Daemon {
-    /// Every method, in the order of the features that declare them.
+    /// Every method, in the order of the files that declare them: the core's here in
+    /// `Service/`, then each feature's, from its folder (`Features/<Name>/Daemon+<Name>.swift`).
     static let methodRows: [DaemonMethod] = registrationMethods + recordMethods + continuationMethods
-        + offerMethods + pairingMethods + settingsMethods + diagnosisMethods + phoneMethods + domainMethods
+        + pairingMethods + settingsMethods + diagnosisMethods
+        + offerMethods + renameMethods + phoneMethods + domainMethods
 
     /// Every method by name. `DaemonMethodTableTests` checks that the names are unique and that
     /// the table and the introspection document agree.

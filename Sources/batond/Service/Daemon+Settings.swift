@@ -2,8 +2,9 @@ import BatonBus
 import BatonGLib
 import Foundation
 
-/// The settings a person controls (`baton settings`, the `*Settings` and `Set*` methods), and
-/// what they change at once: offers out and in, listings and notifications.
+/// The settings a person controls (`baton settings`, the `*Settings` and `Set*` methods;
+/// `SetDeviceName` is the renames feature's, `Features/Renames/`), and what they change at
+/// once: offers out and in, listings and notifications.
 extension Daemon {
     /// The rows of ``methods`` for the settings.
     static var settingsMethods: [DaemonMethod] {
@@ -35,25 +36,7 @@ extension Daemon {
                 }
                 call.reply()
             },
-            DaemonMethod("SetDeviceName", ["s"]) { daemon, call, arguments in
-                try daemon.setName(try arguments.string(0))
-                call.reply()
-            },
         ]
-    }
-
-    /// `SetDeviceName`: refused when batond's `--name` fixes the name, or for a name that
-    /// cannot be one.
-    private func setName(_ name: String) throws {
-        guard !isNameFixed else {
-            throw ServiceError.invalidArguments("this device's name is fixed by batond's --name option: start batond without it to rename the device here")
-        }
-        do {
-            try NetworkSettings.checkName(name)
-        } catch {
-            throw ServiceError.invalidArguments("\(error)")
-        }
-        try change { $0.name = name }
     }
 
     /// `SetDeviceBlocked`: only a paired device is blocked; any may be allowed.
@@ -77,7 +60,7 @@ extension Daemon {
 
     /// Applies and saves a change; when something changed, it takes effect at once and
     /// `SettingsChanged` tells.
-    private func change(_ body: (inout HandoffSettings) -> Void) throws {
+    func change(_ body: (inout HandoffSettings) -> Void) throws {
         guard try settingsStore.update(body) else { return }
         let settings = settingsStore.settings
         if let name = settings.name, name != network.name {

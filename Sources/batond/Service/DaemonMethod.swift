@@ -4,8 +4,9 @@ import BatonGLib
 /// One method of `org.baton.Daemon1`, a row of ``Daemon/methods``: its name, the D-Bus types
 /// of the arguments it takes, and what answers it.
 ///
-/// Each feature declares its rows in its own file (`Daemon+Settings.swift` the settings
-/// methods, `Daemon+Phones.swift` the phones'); `Daemon+Methods.swift` assembles them.
+/// Each feature declares its rows in its own folder (`Features/Phones/Daemon+Phones.swift` the
+/// phones'), the core in `Service/` (`Daemon+Settings.swift` the settings');
+/// `Daemon+Methods.swift` assembles them.
 struct DaemonMethod {
     let name: String
     /// The D-Bus type of each in argument, in order (`["s", "a{sv}"]`), as the introspection

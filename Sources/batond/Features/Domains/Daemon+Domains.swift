@@ -1,7 +1,9 @@
+import BatonBus
 import BatonGLib
 import Foundation
 
-/// The records batond answers `ListDomains` and `VerifyDomains` with.
+/// Domains' D-Bus half: the records batond answers `ListDomains` and `VerifyDomains` with, and
+/// their row of `Diagnose`.
 extension Daemon {
     /// The rows of ``methods`` for the web domains apps claim.
     static var domainMethods: [DaemonMethod] {
@@ -31,5 +33,20 @@ extension Daemon {
             }
             return record
         }
+    }
+
+    /// Whether the web domains apps claim are confirmed by their sites; none when no app
+    /// claims one. A claim not fetched yet passes: batond fetches it at once.
+    var domainCheck: DiagnosticCheck? {
+        let claims = domains.claimStates().filter { $0.state != .invalid }
+        guard !claims.isEmpty else { return nil }
+        let failed = claims.filter { $0.state == .failed }
+        guard failed.isEmpty else {
+            let list = failed.map { "\($0.appID) on \($0.domain): \($0.reason ?? "not verified")" }.joined(separator: "; ")
+            return .fail("domains", "\(failed.count) of \(claims.count) web domain claim\(claims.count == 1 ? "" : "s") not confirmed by the site, so their pages open in the browser: \(list)",
+                         fix: "the site must serve /.well-known/baton-app-site-association listing TEAM.APPID under activitycontinuation.apps; then run baton domains --verify")
+        }
+        let verified = claims.filter { $0.state == .verified }.count
+        return .pass("domains", "\(verified) of \(claims.count) web domain claim\(claims.count == 1 ? "" : "s") confirmed by the site\(verified < claims.count ? ", the rest being fetched" : "")")
     }
 }
