@@ -58,6 +58,21 @@ public enum GObjectSignals {
                                               box, releaseHandler), box)
     }
 
+    /// Runs `body` each time `GFileMonitor::changed` is emitted on `monitor` (its C handler
+    /// takes two files and an event before the user data, which `body` does not need).
+    @discardableResult
+    public static func onFileMonitorChange(_ monitor: UnsafeMutableRawPointer,
+                                           _ body: @escaping @MainActor () -> Void) -> gulong {
+        let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
+        let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?, gint, gpointer?) -> Void = { _, _, _, _, data in
+            guard let data else { return }
+            let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { handler.body() }
+        }
+        return connected(baton_signal_connect(monitor, "changed", unsafeBitCast(trampoline, to: GCallback.self),
+                                              box, releaseHandler), box)
+    }
+
     /// Runs `body` with the signal's argument each time `signal` is emitted on `instance`,
     /// for signals whose C handler takes one `gint` before the user data, such as
     /// `GtkNativeDialog::response` and `GtkDialog::response`.

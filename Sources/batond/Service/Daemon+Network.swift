@@ -11,11 +11,9 @@ extension Daemon {
     /// ``AppRegistry/offered`` chooses (the current activity of the app used last), unless
     /// Handoff is off, the device is blocked or the app is; else nothing.
     func offers(for deviceID: String) -> [PeerOffer] {
-        guard let (app, published) = registry.offered, settingsStore.policy.allows(app: app.appID, to: deviceID) else {
-            return []
-        }
-        return PeerMessage.offersFitting([PeerOffer(id: published.listingID, summary: published.summary,
-                                                    appID: app.appID, teamID: app.teamID)])
+        guard let offered = offeredNow, settingsStore.policy.allows(app: offered.appID, to: deviceID) else { return [] }
+        return PeerMessage.offersFitting([PeerOffer(id: offered.listingID, summary: offered.summary,
+                                                    appID: offered.appID, teamID: offered.teamID)])
     }
 
     /// Lists a paired device's offers in place of its earlier ones, and notifies the new ones.
@@ -45,6 +43,7 @@ extension Daemon: PeerNetworkDelegate {
     }
 
     func payloadRequested(for activityID: String, by deviceID: String) async -> Result<FetchedPayload, UserActivityError> {
+        if let recent = await recentDocumentPayload(activityID, to: deviceID) { return recent }
         do {
             guard case .local(let app, let published)? = try? source(activityID) else {
                 return .failure(.handoffFailed("the activity \(activityID) is no longer offered"))

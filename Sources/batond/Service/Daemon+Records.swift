@@ -52,7 +52,7 @@ extension Daemon {
             if let teamID = offer.teamID { record["team-id"] = .string(teamID) }
             return record
         }
-        return local + offered
+        return local + recentDocumentRecords + offered
     }
 
     var appRecords: [[String: BusValue]] {

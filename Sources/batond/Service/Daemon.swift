@@ -22,6 +22,8 @@ final class Daemon {
     let phones: PhoneDevices
     /// The documents described to paired devices, which they may fetch.
     let sharedDocuments: SharedDocuments
+    /// The document of the desktop's recent list offered when no adopting app is in use.
+    let recentDocuments: RecentDocuments
     let network: PeerNetwork
     let logger: Logger
     /// The notifications of offers: shown, replaced, withdrawn, and their actions.
@@ -57,6 +59,7 @@ final class Daemon {
         let continuedDocuments = ContinuedDocuments()
         broker.continuedDocuments = continuedDocuments
         sharedDocuments = SharedDocuments(logger: logger, continuedDocuments: continuedDocuments)
+        recentDocuments = RecentDocuments(logger: logger)
         offerNotifications = OfferNotifications(notifier: notifier, offers: offers, broker: broker, phones: phones,
                                                 network: network, settings: settings)
         registry.onChange = { [weak self] in
@@ -100,6 +103,11 @@ final class Daemon {
     /// services.
     func start() throws {
         phones.start()
+        recentDocuments.onChange = { [weak self] in
+            self?.activitiesChanged()
+            self?.network.features.offers.changed()
+        }
+        recentDocuments.start()
         try connection.export(path: BatonService.daemonPath, interface: BatonService.daemonInterface,
                               introspectionXML: BatonService.daemonIntrospectionXML) { [weak self] call in
             self?.handle(call)

@@ -70,13 +70,38 @@ final class SharedDocuments {
             logger.info("not sending the document of \(app.appID)'s \(type): its desktop entry does not declare \(contentType) for \(type) (X-Baton-DocumentTypes)")
             return nil
         }
+        return await describe(path: path, url: url, contentType: contentType, activityID: activityID, to: deviceID,
+                              what: "the document of \(app.appID)'s \(type)")
+    }
+
+    /// Describes a document of the desktop's recent list (``RecentDocuments``), read where
+    /// batond sees it: the list's checks (a regular file in the home folder, not hidden, not
+    /// private) were made when it was chosen; `nil` when it may not be sent (said in the log).
+    func describeRecent(_ url: URL, activityID: String, to deviceID: String) async -> PeerDocument? {
+        let path = url.standardizedFileURL.path
+        guard RecentList.isOfferableFile(path), let contentType = Self.contentType(ofFileAt: path) else {
+            logger.info("not sending a recent document: it is no longer a file batond may send")
+            return nil
+        }
+        if let refusal = continuedDocuments.refusal(ofFileAt: path, seenAt: path, to: deviceID) {
+            logger.info("not sending a recent document: \(refusal)")
+            return nil
+        }
+        return await describe(path: path, url: url, contentType: contentType, activityID: activityID, to: deviceID,
+                              what: "a recent document")
+    }
+
+    /// Describes the file at `path` (`url` as its activity names it) and keeps it open for
+    /// `deviceID`'s stream of it.
+    private func describe(path: String, url: URL, contentType: String, activityID: String, to deviceID: String,
+                          what: String) async -> PeerDocument? {
         var document: PeerDocument
         let file: FileHandle
         do {
             file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             document = try await Task.detached { try PeerDocument.describe(fileAt: path, mimeType: contentType) }.value
         } catch {
-            logger.info("not sending the document of \(app.appID)'s \(type): \(error)")
+            logger.info("not sending \(what): \(error)")
             return nil
         }
         if let syncthing = SyncthingAPI.local() {

@@ -1,0 +1,52 @@
+import Baton
+import BatonBus
+import BatonGLib
+import BatonPeer
+import Foundation
+
+/// The D-Bus and offer half of recent documents: what this device offers when no adopting app
+/// is in use, how it is listed, and its payload for a paired device that continues it.
+extension Daemon {
+    /// The offer this device makes its paired devices: the current activity of an adopting app
+    /// in use (one of its windows is active) always; else a document of the recent list, when
+    /// one is chosen; else the adopting app used last.
+    var offeredNow: (listingID: String, summary: ActivitySummary, appID: String, teamID: String)? {
+        let adopting = registry.offered.map { (listingID: $0.1.listingID, summary: $0.1.summary, appID: $0.0.appID, teamID: $0.0.teamID) }
+        if registry.apps.values.contains(where: \.isActive) { return adopting }
+        if let recent = recentDocuments.current, let summary = recentDocuments.summary {
+            return (recent.listingID, summary, recent.entry.program ?? recent.entry.appName, RecentDocuments.teamID)
+        }
+        return adopting
+    }
+
+    /// The listing record of the recent document offered, for `ListActivities`: local, from
+    /// the recent list.
+    var recentDocumentRecords: [[String: BusValue]] {
+        guard let recent = recentDocuments.current, let summary = recentDocuments.summary else { return [] }
+        var record = summary.record
+        record["id"] = .string(recent.listingID)
+        record["origin"] = .string("local")
+        record["device"] = .string("this device")
+        record["app-id"] = .string(recent.entry.program ?? recent.entry.appName)
+        record["team-id"] = .string(RecentDocuments.teamID)
+        record["source"] = .string("recent list")
+        return [record]
+    }
+
+    /// The payload of the recent document listed as `activityID`, with its file described to
+    /// `deviceID`; `nil` when that is not the recent document offered.
+    func recentDocumentPayload(_ activityID: String, to deviceID: String) async -> Result<FetchedPayload, UserActivityError>? {
+        guard let recent = recentDocuments.current, recent.listingID == activityID else { return nil }
+        guard settingsStore.policy.allows(app: recent.entry.program ?? recent.entry.appName, to: deviceID) else {
+            return .failure(.handoffFailed("the activity \(activityID) is not offered to this device"))
+        }
+        do {
+            let bytes = try recentDocuments.payload()
+            let document = await sharedDocuments.describeRecent(URL(fileURLWithPath: recent.entry.path), activityID: activityID,
+                                                                to: deviceID)
+            return .success(FetchedPayload(bytes: bytes, document: document))
+        } catch {
+            return .failure(ServiceError.userActivityError(from: error))
+        }
+    }
+}
