@@ -2,8 +2,13 @@
 # Sets everything up, then builds and runs every test of Baton: the GTK tests run for real
 # in a virtual display (xvfb-run) on a private session bus (dbus-run-session).
 # On failure, the failing tests and their messages are repeated after XCTest's summary.
+# `scripts/test.sh --fast` runs only the fast tier (scripts/fast-tests.txt), for use while
+# developing: the tests that need no batond, bus, display or child process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--fast" ]; then
+    exec bash scripts/test-fast.sh
+fi
 source scripts/setup.sh
 
 swift build --build-tests

@@ -386,10 +386,13 @@ public final class PeerLink {
     }
 
 
-    /// The IP address a connection comes from, alone and as `HOST:PORT`; empty when unknown.
+    /// The IP address a connection comes from, alone and as `HOST:PORT`; empty when unknown
+    /// or not an IP address (a Unix socket's).
     public static func remote(of connection: UnsafeMutablePointer<GSocketConnection>) -> (host: String, address: String) {
         guard let address = g_socket_connection_get_remote_address(connection, nil) else { return ("", "") }
         defer { g_object_unref(UnsafeMutableRawPointer(address)) }
+        guard g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(address)),
+                                         g_inet_socket_address_get_type()) != 0 else { return ("", "") }
         let inet = UnsafeMutablePointer<GInetSocketAddress>(OpaquePointer(address))
         guard let inetAddress = g_inet_socket_address_get_address(inet),
               let text = g_inet_address_to_string(inetAddress) else { return ("", "") }

@@ -5,27 +5,9 @@ import XCTest
 /// The whole point: a draft started in MailComposer on device A is continued on device B —
 /// another batond with its own bus, identity, pairings and display, linked over pinned TLS on
 /// loopback — and closes on A.
-final class MailComposerTwoDeviceTests: XCTestCase {
-    private var devices: DevicePair!
-    private var displayB: VirtualDisplay!
-    private var apps: [MailComposerProcess] = []
-
-    override func setUpWithError() throws {
+final class MailComposerTwoDeviceTests: TwoDesktopTestCase {
+    override class func requirements() throws {
         try MailComposerProcess.requirements()
-        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb"), "Xvfb is missing")
-        displayB = try VirtualDisplay()
-        devices = try DevicePair(displayB: displayB.name)
-    }
-
-    override func tearDown() {
-        if (testRun?.totalFailureCount ?? 0) > 0 {
-            devices?.printLogs()
-            apps.forEach { print("--- \($0.root.lastPathComponent)\n\($0.log.suffix(2000))") }
-        }
-        apps.forEach { $0.terminate() }
-        devices?.tearDown()
-        displayB?.stop()
     }
 
     func testADraftMovesFromOneDeviceToTheOther() throws {

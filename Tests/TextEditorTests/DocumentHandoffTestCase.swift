@@ -7,10 +7,7 @@ import XCTest
 /// installed on both, and the steps of continuing A's document on B. With
 /// ``usesNetworkNamespaces`` the two batonds run in two network namespaces joined by a veth
 /// pair, as two hosts.
-class DocumentHandoffTestCase: XCTestCase {
-    var devices: DevicePair!
-    var displayB: VirtualDisplay!
-    var apps: [TextEditorProcess] = []
+class DocumentHandoffTestCase: TwoDesktopTestCase {
     /// More arguments for B's batond.
     class var argumentsB: [String] { [] }
     /// Whether the devices are two network namespaces rather than two processes on loopback.
@@ -18,29 +15,16 @@ class DocumentHandoffTestCase: XCTestCase {
     /// More environment for device B's processes.
     class var environmentB: [String: String] { [:] }
 
-    override func setUpWithError() throws {
+    override class func requirements() throws {
         try TextEditorProcess.requirements()
-        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb"), "Xvfb is missing")
         if let missing = MountNamespaces.missingRequirement { throw XCTSkip(missing) }
-        var namespaces: NetworkNamespacePair?
-        if Self.usesNetworkNamespaces {
-            if let missing = NetworkNamespacePair.missingRequirement { throw XCTSkip(missing) }
-            namespaces = try NetworkNamespacePair()
-        }
-        displayB = try VirtualDisplay()
-        devices = try DevicePair(argumentsB: Self.argumentsB, displayB: displayB.name, hidingFromB: "only-on-alpha",
-                                 namespaces: namespaces, environmentB: Self.environmentB)
+        if usesNetworkNamespaces, let missing = NetworkNamespacePair.missingRequirement { throw XCTSkip(missing) }
     }
 
-    override func tearDown() {
-        if (testRun?.totalFailureCount ?? 0) > 0 {
-            devices?.printLogs()
-            apps.forEach { print("--- \($0.root.lastPathComponent)\n\($0.log.suffix(2000))") }
-        }
-        apps.forEach { $0.terminate() }
-        devices?.tearDown()
-        displayB?.stop()
+    override func makeDevices(displayB: String) throws -> DevicePair {
+        let namespaces = Self.usesNetworkNamespaces ? try NetworkNamespacePair() : nil
+        return try DevicePair(argumentsB: Self.argumentsB, displayB: displayB, hidingFromB: "only-on-alpha",
+                              namespaces: namespaces, environmentB: Self.environmentB)
     }
 
     /// The folder only A sees.

@@ -8,27 +8,9 @@ import XCTest
 /// network home do; the app on B implements no `continue…`, so the framework reopens the
 /// document in place and its window restores the position. B never sends that file back to
 /// A unchanged: A's own continuation named it.
-final class TextEditorTwoDeviceTests: XCTestCase {
-    private var devices: DevicePair!
-    private var displayB: VirtualDisplay!
-    private var apps: [TextEditorProcess] = []
-
-    override func setUpWithError() throws {
+final class TextEditorTwoDeviceTests: TwoDesktopTestCase {
+    override class func requirements() throws {
         try TextEditorProcess.requirements()
-        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb"), "Xvfb is missing")
-        displayB = try VirtualDisplay()
-        devices = try DevicePair(displayB: displayB.name)
-    }
-
-    override func tearDown() {
-        if (testRun?.totalFailureCount ?? 0) > 0 {
-            devices?.printLogs()
-            apps.forEach { print("--- \($0.root.lastPathComponent)\n\($0.log.suffix(2000))") }
-        }
-        apps.forEach { $0.terminate() }
-        devices?.tearDown()
-        displayB?.stop()
     }
 
     func testADocumentContinuesOnTheOtherDeviceAtTheSameLine() async throws {

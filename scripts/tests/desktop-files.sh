@@ -14,7 +14,7 @@
 #                     entry's when it has one; Exec= is there; a private dbus-daemon reading
 #                     them lists each name as activatable
 # The X-Baton-* keys against each app's Info.plist are checked by the Swift test
-# Tests/BatondTests/ExampleDeclarationsTests.swift, not here.
+# Tests/BatondTests/Service/ExampleDeclarationsTests.swift, not here.
 # Says which Debian package provides a missing tool. Exits non-zero when a check fails, with
 # the tool's own message.
 set -euo pipefail
@@ -219,7 +219,7 @@ EOF
     fi
 fi
 
-echo "desktop-files-check: note: the X-Baton-* keys against Info.plist are Tests/BatondTests/ExampleDeclarationsTests.swift's check"
+echo "desktop-files-check: note: the X-Baton-* keys against Info.plist are Tests/BatondTests/Service/ExampleDeclarationsTests.swift's check"
 if ((failures)); then
     echo "desktop-files-check: $failures check(s) failed" >&2
     exit 1

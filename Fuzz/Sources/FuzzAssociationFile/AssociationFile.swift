@@ -1,1 +1,1 @@
-../../../Sources/batond/Service/Domains/AssociationFile.swift
+../../../Sources/batond/Features/Domains/AssociationFile.swift

@@ -1,1 +1,1 @@
-../../../Sources/batond/Service/Domains/DomainClaim.swift
+../../../Sources/batond/Features/Domains/DomainClaim.swift
