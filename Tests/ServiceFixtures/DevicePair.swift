@@ -33,9 +33,10 @@ public final class DevicePair {
     ///   - namespaces: network namespaces for A and B, which then link over their network
     ///     (DNS-SD off), not loopback; they are removed with the pair.
     ///   - environmentB: more environment for device B's processes (a `HOME` of its own).
+    ///   - homesInRoots: each device's `HOME` is its own root folder, as two people's homes.
     public init(batondArguments: [String] = [], argumentsB: [String] = [], fixedNames: Bool = true,
                 displayB: String? = nil, hidingFromB: String? = nil, namespaces: (any TwoHostNetwork)? = nil,
-                environmentB: [String: String] = [:]) throws {
+                environmentB: [String: String] = [:], homesInRoots: Bool = false) throws {
         self.namespaces = namespaces
         arguments = batondArguments
         self.argumentsB = argumentsB
@@ -46,6 +47,10 @@ public final class DevicePair {
         privateFolderOfA = hidingFromB.map { root.appendingPathComponent($0, isDirectory: true) }
         if let folder = privateFolderOfA { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         if let displayB { b.environmentOverrides["DISPLAY"] = displayB }
+        if homesInRoots {
+            a.environmentOverrides["HOME"] = a.root.path
+            b.environmentOverrides["HOME"] = b.root.path
+        }
         b.environmentOverrides.merge(environmentB) { _, new in new }
         do {
             try start(batondArguments)

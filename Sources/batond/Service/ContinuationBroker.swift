@@ -124,6 +124,9 @@ final class ContinuationBroker {
     /// environment, a running one gets it with `SetPlatformData` before the activity.
     func continueActivity(_ source: ActivitySource, activationToken: String? = nil) async throws {
         let type = source.activityType
+        if type == RecentDocuments.activityType {
+            return try await continueRecentDocument(source, activationToken: activationToken)
+        }
         let started = MonotonicClock.now
         let target: RegisteredApp
         let prefetched: Prefetched?
@@ -306,6 +309,8 @@ final class ContinuationBroker {
     }
 
     func hasClaimant(for type: String, teamID: String?, webpageURL: URL? = nil) -> Bool {
+        // batond opens another device's recent document itself, in the same app or by its type.
+        if type == RecentDocuments.activityType { return true }
         if type == UserActivity.browsingWebType {
             return webpageURL.map { !domainClaimants($0).isEmpty } ?? false
         }
