@@ -11,19 +11,19 @@ import Foundation
 final class PairingCoordinator {
     unowned let network: PeerNetwork
     /// What strangers make this device do: pairing requests per device id, address and network.
-    var pairingRequestLimits = (device: RateLimit(count: 3, per: 60), address: RateLimit(count: 6, per: 60),
-                                network: RateLimit(count: 12, per: 60))
+    private var requestLimits = (device: RateLimit(count: 3, per: 60), address: RateLimit(count: 6, per: 60),
+                                 network: RateLimit(count: 12, per: 60))
     /// Places for pairings other devices asked for, by device id.
-    var incomingPairingQuota = ConnectionQuota<String>(total: maximumIncomingPairings, perAddress: 1, perNetwork: 2)
+    private var incomingQuota = ConnectionQuota<String>(total: maximumIncoming, perAddress: 1, perNetwork: 2)
 
     /// How long a pairing waits for both confirmations.
-    static let pairingTimeout = 120.0
+    static let timeout = 120.0
     /// How long a pairing waits for the other device's nonce, or for the requester's reveal.
-    static let pairingAnswerTimeout = 10.0
+    static let answerTimeout = 10.0
 
     /// The most pairings other devices asked for that may be under way at once, in all, per
     /// address and per network.
-    static let maximumIncomingPairings = 4
+    static let maximumIncoming = 4
 
     init(network: PeerNetwork) {
         self.network = network
@@ -131,19 +131,19 @@ final class PairingCoordinator {
         network.logger.info("unpaired \(name)")
     }
 
-    /// The pairing's codes, waiting up to ``pairingAnswerTimeout`` for the nonces.
+    /// The pairing's codes, waiting up to ``answerTimeout`` for the nonces.
     private func pairingCodes(_ deviceID: String) async throws -> PairingCodes {
         guard let session = network.devices[deviceID]?.pairing else {
             throw ServiceError.pairing("the pairing with \(network.deviceName(deviceID)) ended")
         }
         if let codes = session.codes { return codes }
-        let result = await TimedWait.value(timeout: Self.pairingAnswerTimeout) { finish in
+        let result = await TimedWait.value(timeout: Self.answerTimeout) { finish in
             network.devices[deviceID]?.pairing?.waiters.append(finish)
         }
         guard let result else {
             if let codes = network.devices[deviceID]?.pairing?.codes { return codes }
             endPairing(deviceID, sending: "no answer in time", because: "no answer in time")
-            throw ServiceError.pairing("\(network.deviceName(deviceID)) did not answer within \(Int(Self.pairingAnswerTimeout)) s: nothing was paired")
+            throw ServiceError.pairing("\(network.deviceName(deviceID)) did not answer within \(Int(Self.answerTimeout)) s: nothing was paired")
         }
         return try result.get()
     }
@@ -153,7 +153,7 @@ final class PairingCoordinator {
     ///
     /// Requests are limited per device id, per address and per network (past that, a request
     /// is cancelled and nobody is prompted), and few may wait at once
-    /// (``incomingPairingQuota``): a newcomer ends the oldest of its address, then of its
+    /// (``incomingQuota``): a newcomer ends the oldest of its address, then of its
     /// network, then of all.
     private func pairingRequested(by deviceID: String, commitment: [UInt8], over link: PeerLink) {
         guard network.supports(PeerCapability.typedPairingCodes, deviceID) else {
@@ -182,7 +182,7 @@ final class PairingCoordinator {
                 endPairing(deviceID, sending: nil, because: "\(network.deviceName(deviceID)) started the pairing again")
             }
         }
-        for other in incomingPairingQuota.admit(deviceID, from: link.remoteHost) ?? [] {
+        for other in incomingQuota.admit(deviceID, from: link.remoteHost) ?? [] {
             endPairing(other, sending: "too many pairing requests are waiting there; try again later",
                        because: "a newer request needed its place")
         }
@@ -197,15 +197,15 @@ final class PairingCoordinator {
         let now = MonotonicClock.now
         let prefix = NetworkPrefix.of(host)
         // Each limit is checked before any is counted, so a refused request uses up nothing.
-        let waits = [pairingRequestLimits.device.wait(for: deviceID, now: now),
-                     pairingRequestLimits.address.wait(for: host, now: now),
-                     pairingRequestLimits.network.wait(for: prefix, now: now)]
+        let waits = [requestLimits.device.wait(for: deviceID, now: now),
+                     requestLimits.address.wait(for: host, now: now),
+                     requestLimits.network.wait(for: prefix, now: now)]
         if let wait = waits.max(), wait > 0 {
             return "too many pairing requests; try again in \(Int(wait.rounded(.up))) s"
         }
-        _ = pairingRequestLimits.device.allow(deviceID, now: now)
-        _ = pairingRequestLimits.address.allow(host, now: now)
-        _ = pairingRequestLimits.network.allow(prefix, now: now)
+        _ = requestLimits.device.allow(deviceID, now: now)
+        _ = requestLimits.address.allow(host, now: now)
+        _ = requestLimits.network.allow(prefix, now: now)
         return nil
     }
 
@@ -266,7 +266,7 @@ final class PairingCoordinator {
     func endPairing(_ deviceID: String, sending cancel: String?, because reason: String) {
         guard let device = network.devices[deviceID], let session = device.pairing else { return }
         device.pairing = nil
-        incomingPairingQuota.remove(deviceID)
+        incomingQuota.remove(deviceID)
         if let cancel { network.devices[deviceID]?.link?.send(.pairCancel(reason: cancel)) }
         GLibSources.cancel(session.timer)
         for waiter in session.waiters {
@@ -291,11 +291,11 @@ final class PairingCoordinator {
         session.waiters = network.devices[deviceID]?.pairing?.waiters ?? []
         if let old = network.devices[deviceID]?.pairing { GLibSources.cancel(old.timer) }
         network.device(deviceID).pairing = session
-        armPairingTimer(deviceID, after: Self.pairingAnswerTimeout, "no answer in time")
+        armPairingTimer(deviceID, after: Self.answerTimeout, "no answer in time")
     }
 
     /// Ends the pairing with `deviceID` after `seconds` unless it ends first: the nonces must
-    /// be exchanged within ``pairingAnswerTimeout``, the confirmations within ``pairingTimeout``.
+    /// be exchanged within ``answerTimeout``, the confirmations within ``timeout``.
     private func armPairingTimer(_ deviceID: String, after seconds: Double, _ reason: String) {
         GLibSources.cancel(network.devices[deviceID]?.pairing?.timer ?? 0)
         network.devices[deviceID]?.pairing?.timer = GLibSources.once(after: seconds) { [weak self] in
@@ -306,13 +306,13 @@ final class PairingCoordinator {
         }
     }
 
-    /// The codes are known: waiting calls get them, and the person has ``pairingTimeout`` to
+    /// The codes are known: waiting calls get them, and the person has ``timeout`` to
     /// confirm on both devices.
     private func settle(_ deviceID: String, codes: PairingCodes) {
         guard let waiters = network.devices[deviceID]?.pairing?.waiters else { return }
         network.devices[deviceID]?.pairing?.codes = codes
         network.devices[deviceID]?.pairing?.waiters = []
-        armPairingTimer(deviceID, after: Self.pairingTimeout, "not confirmed in time")
+        armPairingTimer(deviceID, after: Self.timeout, "not confirmed in time")
         for waiter in waiters { waiter(.success(codes)) }
         network.delegate?.devicesChanged()
     }
