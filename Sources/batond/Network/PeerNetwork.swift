@@ -48,8 +48,8 @@ final class PeerNetwork {
     private(set) var devices: [String: PeerDevice] = [:]
     /// The relays this device joins, and the paired devices it dials through them.
     private(set) lazy var relayLinks = RelayLinks(
-        tls: tls, paired: paired, logger: logger, isLinked: { [unowned self] in isLinkedOrIntroducing($0) },
-        adopt: { [unowned self] link, certificate in adoptRelayed(link, expecting: certificate) })
+        tls: tls, paired: paired, logger: logger, isLinked: { [weak self] in self?.isLinkedOrIntroducing($0) ?? true },
+        adopt: { [weak self] link, certificate in self?.adoptRelayed(link, expecting: certificate) })
     /// The relays this device is joined to.
     var relays: [RelayClient] { relayLinks.clients }
     /// The pairings under way, and what strangers may ask.
