@@ -243,6 +243,7 @@ final class PeerNetwork {
         DeviceNames(thisDevice: name, paired: paired.devices, announced: { [devices] in devices[$0]?.name })
     }
 
+    /// What ``names`` says of a device, as the features and the service ask it.
     static func shortID(_ deviceID: String) -> String { DeviceNames.shortID(deviceID) }
     func deviceName(_ deviceID: String) -> String { names.deviceName(deviceID) }
     func displayName(_ deviceID: String) -> String { names.displayName(deviceID) }
@@ -654,6 +655,7 @@ final class PeerNetwork {
 
     // MARK: Pairing (``PairingCoordinator``)
 
+    /// What ``pairing`` does for the service's pairing methods.
     func pair(_ device: String) async throws -> (deviceID: String, code: String) { try await pairing.pair(device) }
     func confirmPairing(_ device: String, code: String) async throws -> Bool {
         try await pairing.confirmPairing(device, code: code)
