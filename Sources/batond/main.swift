@@ -102,7 +102,7 @@ let status: Int32 = MainActor.assumeIsolated {
             logger.notice("port \(settings.port) is taken (\(error)); listening on a free port instead")
             try network.start(host: settings.host, port: 0, peers: settings.peers)
         }
-        network.startRelays(settings.relays)
+        network.relayLinks.start(settings.relays)
         if let tailnet = daemon.tailnet {
             tailnet.onPeers = { peers in network.dialTailnet(peers, port: NetworkSettings.defaultPort) }
             tailnet.start()

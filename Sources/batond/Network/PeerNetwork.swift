@@ -22,7 +22,9 @@ import Logging
 /// device stays listed (``PeerDevice/seenAt``) and is dialed again when the person pairs with it.
 ///
 /// Each remote device is one ``PeerDevice``; what happens to it is told to the ``features``,
-/// and reported to the ``delegate``.
+/// and reported to the ``delegate``. The network owns the parts it runs on: ``pairing``
+/// (``PairingCoordinator``), the names devices are shown by (``names``, ``DeviceNames``), what
+/// devices may make batond log (``PeerLog``) and the links through relays (``RelayLinks``).
 @MainActor
 final class PeerNetwork {
     let identity: DeviceIdentity
@@ -44,13 +46,16 @@ final class PeerNetwork {
     private(set) var capabilities: Set<String> = [PeerCapability.typedPairingCodes]
     /// The devices linked, pairing, seen lately or paired, by device id.
     private(set) var devices: [String: PeerDevice] = [:]
-    /// The relays this device is joined to (``startRelays(_:)``).
-    var relays: [RelayClient] = []
-    /// The paired devices being dialed through the relays now.
-    var relayDialing: Set<String> = []
-    /// When each paired device was last dialed through the relays.
-    var relayAttempts: [String: Date] = [:]
-    var relayTimer: guint = 0
+    /// The relays this device joins, and the paired devices it dials through them.
+    private(set) lazy var relayLinks = RelayLinks(
+        tls: tls, paired: paired, logger: logger, isLinked: { [weak self] in self?.isLinkedOrIntroducing($0) ?? true },
+        adopt: { [weak self] link, certificate in self?.adoptRelayed(link, expecting: certificate) })
+    /// The relays this device is joined to.
+    var relays: [RelayClient] { relayLinks.clients }
+    /// The pairings under way, and what strangers may ask.
+    private(set) lazy var pairing = PairingCoordinator(network: self)
+    /// What other devices may make batond log (``log(_:from:_:)``).
+    let peerLog: PeerLog
     /// The tailnet's devices dialed now (``dialTailnet(_:port:)``), by address.
     private var tailnetAddresses: Set<String> = []
     /// Places for unpaired devices seen lately (``PeerDevice/seenAt``), so that strangers
@@ -74,15 +79,6 @@ final class PeerNetwork {
     /// How fast connections are taken in, per address and per network: checked first.
     var acceptRate = AcceptRate()
     private var nextHandshake = 1
-    /// What strangers make this device do: pairing requests per device id, address and network.
-    var pairingRequestLimits = (device: RateLimit(count: 3, per: 60), address: RateLimit(count: 6, per: 60),
-                                network: RateLimit(count: 12, per: 60))
-    /// What other devices may make batond log (``log(_:from:_:)``): each paired device, by
-    /// its id; unpaired devices by address, and all of them together.
-    var logBudgets = (paired: LogBudget(lines: 30, per: 10), strangerAddress: LogBudget(lines: 10, per: 60),
-                      strangers: LogBudget(lines: 20, per: 60))
-    /// Places for pairings other devices asked for, by device id.
-    var incomingPairingQuota = ConnectionQuota<String>(total: maximumIncomingPairings, perAddress: 1, perNetwork: 2)
     private var plan = DialPlan()
     /// The one timer of the network's own deadlines (``scheduleHousekeeping()``), and when it fires.
     private var housekeepingTimer: guint = 0
@@ -107,9 +103,6 @@ final class PeerNetwork {
     /// Seconds before an unpaired device whose link closed is dialed again on its own
     /// (pairing dials it at once).
     static let unpairedRedial = 300.0
-    /// The most pairings other devices asked for that may be under way at once, in all, per
-    /// address and per network.
-    static let maximumIncomingPairings = 4
 
     /// Seconds an unpaired link stays open while no pairing is under way.
     var unpairedLinkLifetime = standardUnpairedLinkLifetime
@@ -121,6 +114,7 @@ final class PeerNetwork {
         self.paired = paired
         self.fetchTimeout = fetchTimeout
         self.logger = logger
+        peerLog = PeerLog(logger: logger)
         tls = try PeerTLS(identity: identity)
         tls.keepalive = keepalive
         routes = try PeerFeatureRoutes(features.all)
@@ -239,20 +233,40 @@ final class PeerNetwork {
         Set(devices.values.filter { $0.link != nil || $0.seenAt != nil }.map(\.id)).union(paired.devices.keys).sorted()
     }
 
-    /// The id of the device named or numbered `text`.
-    ///
-    /// - Throws: ``ServiceError/unknownDevice(_:)`` when none or several match.
-    func resolve(_ text: String) throws -> String {
-        let known = knownDevices
-        if known.contains(text) { return text }
-        let named = known.filter { deviceName($0) == text || deviceName($0).lowercased() == text.lowercased() }
-        if named.count == 1, let id = named.first { return id }
-        if named.count > 1 {
-            throw ServiceError.unknownDevice("several devices are named \"\(Excerpt.of(text))\": use an id (\(named.joined(separator: ", ")))")
+    /// The id of the device named or numbered `text` (``DeviceNames/resolve(_:among:)``).
+    func resolve(_ text: String) throws -> String { try names.resolve(text, among: knownDevices) }
+
+    // MARK: Names and log lines
+
+    /// The names devices are shown by here, as they are now.
+    var names: DeviceNames {
+        DeviceNames(thisDevice: name, paired: paired.devices, announced: { [devices] in devices[$0]?.name })
+    }
+
+    /// What ``names`` says of a device, as the features and the service ask it.
+    static func shortID(_ deviceID: String) -> String { DeviceNames.shortID(deviceID) }
+    func deviceName(_ deviceID: String) -> String { names.deviceName(deviceID) }
+    func displayName(_ deviceID: String) -> String { names.displayName(deviceID) }
+    func claimedName(_ deviceID: String) -> String? { names.claimedName(deviceID) }
+    func impersonated(by deviceID: String) -> String? { names.impersonated(by: deviceID) }
+
+    /// Logs `line`, which `deviceID` made happen, at `level`, within what that device may make
+    /// batond log (``PeerLog``): its own budget when it is paired, its address's and all
+    /// strangers' otherwise.
+    func log(_ level: Logger.Level, from deviceID: String, _ line: @autoclosure () -> String) {
+        log(level, from: deviceID, at: devices[deviceID]?.link?.remoteHost, line())
+    }
+
+    /// Logs `line` about the device at the other end of `link`, as ``log(_:from:_:)`` does.
+    func log(_ level: Logger.Level, about link: PeerLink, _ line: @autoclosure () -> String) {
+        log(level, from: link.peerDeviceID, at: link.remoteHost, line())
+    }
+
+    private func log(_ level: Logger.Level, from deviceID: String, at host: String?, _ line: @autoclosure () -> String) {
+        guard isPaired(deviceID) else {
+            return peerLog.stranger(line(), from: host ?? Self.shortID(deviceID), level: level)
         }
-        let prefixed = known.filter { $0.hasPrefix(text.lowercased()) && text.count >= 4 }
-        if prefixed.count == 1, let id = prefixed.first { return id }
-        throw ServiceError.unknownDevice("no device named or numbered \"\(Excerpt.of(text))\": see baton devices")
+        peerLog.paired(level, from: deviceID, named: { displayName(deviceID) }, line())
     }
 
     // MARK: Links
@@ -260,7 +274,8 @@ final class PeerNetwork {
     private func accept(_ connection: UnsafeMutablePointer<GSocketConnection>) {
         let host = PeerLink.remote(of: connection).host
         let fromPairedDevice = pairedHosts.contains(host)
-        guard withinAcceptRate(connection, from: host, pairedDevice: fromPairedDevice) else { return }
+        guard acceptRate.admit(connection, from: host, pairedDevice: fromPairedDevice, listener: listener, logger: logger)
+        else { return }
         let id = nextHandshake
         nextHandshake &+= 1
         let evicted = fromPairedDevice ? pairedHandshakeQuota.admit(id, from: host) : handshakeQuota.admit(id, from: host)
@@ -400,41 +415,21 @@ final class PeerNetwork {
         switch message {
         case .hello:
             drop(link, "a second hello")
-        case .pairRequest(let commitment):
-            pairingRequested(by: deviceID, commitment: commitment, over: link)
-        case .pairAccept(let nonce):
-            pairingAccepted(by: deviceID, nonce: nonce, over: link)
-        case .pairReveal(let nonce):
-            pairingRevealed(by: deviceID, nonce: nonce, over: link)
-        case .pairConfirm:
-            pairingConfirmedRemotely(by: deviceID, over: link)
-        case .pairCancel(let reason):
-            guard device.pairing != nil else { return }
-            endPairing(deviceID, sending: nil, because: "\(deviceName(deviceID)) cancelled: \(reason)")
-            log(.notice, from: deviceID, "\(deviceName(deviceID)) cancelled pairing: \(reason)")
-        case .unpair:
-            guard isPaired(deviceID) else { return }
-            do {
-                try forget(deviceID)
-                logger.notice("\(deviceName(deviceID)) unpaired this device")
-            } catch {
-                logger.error("\(deviceName(deviceID)) unpaired this device, but the paired devices cannot be saved: \(error)")
-            }
         case .ping, .pong:
             break
         case .unknown(let kind):
             log(.debug, from: deviceID, "\(deviceName(deviceID)) sent a message of kind \(kind), newer than this build; skipped")
         default:
-            guard routes.deliver(message, from: device) else {
+            guard pairing.received(message, from: device, over: link) || routes.deliver(message, from: device) else {
                 return log(.debug, from: deviceID, "\(deviceName(deviceID)) sent a message no feature here handles; skipped")
             }
         }
     }
 
     /// Pins the name a paired device gave itself (``PeerDevice/name``), as
-    /// ``takenName(_:by:)`` takes it, with the address it listens on when known.
+    /// ``DeviceNames/takenName(_:by:)`` takes it, with the address it listens on when known.
     func takeName(of device: PeerDevice, address: String?) {
-        let taken = takenName(device.name ?? "", by: device.id)
+        let taken = names.takenName(device.name ?? "", by: device.id)
         if let posing = taken.posing {
             log(.notice, from: device.id,
                 "\(Self.shortID(device.id)) calls itself “\(device.name ?? "")”, which poses as \(posing): it is shown as “\(taken.name)”")
@@ -481,7 +476,7 @@ final class PeerNetwork {
             tellFeatures(device, .unlinked(reason: "the link with \(deviceName(deviceID)) was replaced"))
             // Pairing messages sent on the old link may be lost: start over. The other side
             // replaces the link too (``prefers(_:over:)`` is the same on both) and ends its own.
-            endPairing(deviceID, sending: nil, because: "the link was replaced")
+            pairing.endPairing(deviceID, sending: nil, because: "the link was replaced")
         }
         device.link = link
         link.isTrusted = isPaired(deviceID)
@@ -583,7 +578,7 @@ final class PeerNetwork {
         let line = "link with \(deviceName(deviceID)) closed: \(reason)"
         log(.info, about: link, line)
         tellFeatures(device, .unlinked(reason: "the link with \(deviceName(deviceID)) closed: \(reason)"))
-        if device.pairing != nil { endPairing(deviceID, sending: nil, because: "the link closed: \(reason)") }
+        if device.pairing != nil { pairing.endPairing(deviceID, sending: nil, because: "the link closed: \(reason)") }
         if isPaired(deviceID) {
             plan.lost(deviceID, after: Date().timeIntervalSince(link.openedAt))
         } else {
@@ -596,6 +591,19 @@ final class PeerNetwork {
         scheduleHousekeeping()
         delegate?.peerGone(deviceID)
         delegate?.devicesChanged()
+    }
+
+    /// Takes a link made through a relay (``RelayLinks``), marked so: only a paired device's
+    /// (the one dialed, when `certificate` is given), as the handshake showed it, not as the relay said.
+    private func adoptRelayed(_ link: PeerLink, expecting certificate: [UInt8]?) {
+        guard isPaired(link.peerDeviceID), certificate == nil || link.peerCertificateDER == certificate else {
+            peerLog.stranger("closing a link through a relay with \(link.peerDeviceID), which is not the paired device expected",
+                             from: link.remoteHost)
+            return link.close("not a paired device")
+        }
+        link.isRelayed = true
+        log(.info, about: link, "a link with \(displayName(link.peerDeviceID)) through the relay \(link.remoteAddress)")
+        adopt(link, dialed: nil)
     }
 
     /// A linked device is paired now: its link no longer takes a stranger's place.
@@ -644,6 +652,16 @@ final class PeerNetwork {
         delegate?.peerGone(deviceID)
         delegate?.devicesChanged()
     }
+
+    // MARK: Pairing (``PairingCoordinator``)
+
+    /// What ``pairing`` does for the service's pairing methods.
+    func pair(_ device: String) async throws -> (deviceID: String, code: String) { try await pairing.pair(device) }
+    func confirmPairing(_ device: String, code: String) async throws -> Bool {
+        try await pairing.confirmPairing(device, code: code)
+    }
+    func unpair(_ device: String) throws { try pairing.unpair(device) }
+    func cancelPairing(_ device: String) throws { try pairing.cancelPairing(device) }
 
     // MARK: Messages
 

@@ -4,7 +4,7 @@ import BatonPeer
 
 /// Renames: a paired device whose person renames it says its new name to its linked paired
 /// peers (`renamed`), which show and pin it as they would a hello's name
-/// (``PeerNetwork/takenName(_:by:)``); devices not linked learn it from the next hello.
+/// (``DeviceNames/takenName(_:by:)``); devices not linked learn it from the next hello.
 @MainActor
 final class RenameFeature: PeerFeature {
     unowned let network: PeerNetwork

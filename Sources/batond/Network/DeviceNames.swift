@@ -1,7 +1,9 @@
 import Baton
 import BatonBus
 
-/// The names other devices give themselves, and the names they are shown by here.
+/// The names other devices give themselves, and the names they are shown by here: a view of
+/// this device's name, the paired devices' pinned names and the names in the devices' hellos,
+/// which ``PeerNetwork/names`` makes when asked.
 ///
 /// A name is taken cleaned (``DeviceNameSkeleton/cleaned(_:)``: no invisible characters, no
 /// white space at either end). Names are compared by their skeletons
@@ -17,7 +19,15 @@ import BatonBus
 /// - Any device's name that poses as this device's, whenever this device was named, is shown
 ///   with its short id: no other device is ever shown by this device's name, in lists,
 ///   offers, notifications, "Continued from ‹device›" folders or a document copy's origin.
-extension PeerNetwork {
+@MainActor
+struct DeviceNames {
+    /// This device's name.
+    let thisDevice: String
+    /// The paired devices, by id, with the names they are pinned by.
+    let paired: [String: PairedDevice]
+    /// The name a device gave itself in its last hello or rename (cleaned), if it is known.
+    let announced: @MainActor (String) -> String?
+
     /// The first 8 digits of a device id, shown with its name: names are chosen by the
     /// devices themselves, ids are not.
     static func shortID(_ deviceID: String) -> String { String(deviceID.prefix(8)) }
@@ -29,17 +39,17 @@ extension PeerNetwork {
         let shortID = Self.shortID(deviceID)
         let name: String
         let posing: Bool
-        if let pinned = paired.devices[deviceID] {
+        if let pinned = paired[deviceID] {
             name = DeviceNameSkeleton.cleaned(pinned.name)
             // Pinned names that pose as each other come from before names were compared:
             // the device paired first keeps its name.
-            let earlier = paired.devices.values.filter {
+            let earlier = paired.values.filter {
                 ($0.pairedAt, $0.id) < (pinned.pairedAt, pinned.id)
             }
             posing = posedDevice(by: name, of: deviceID, among: earlier) != nil
         } else {
-            name = devices[deviceID]?.name ?? ""
-            posing = posedDevice(by: name, of: deviceID, among: Array(paired.devices.values)) != nil
+            name = announced(deviceID) ?? ""
+            posing = posedDevice(by: name, of: deviceID, among: Array(paired.values)) != nil
         }
         guard !name.isEmpty else { return shortID }
         return posing ? Self.flagged(name, deviceID) : name
@@ -53,14 +63,14 @@ extension PeerNetwork {
     /// The name `deviceID` gave itself in its last hello or rename (cleaned), or, for a
     /// paired device not linked since batond started, the name it is pinned by.
     func claimedName(_ deviceID: String) -> String? {
-        devices[deviceID]?.name ?? paired.devices[deviceID]?.name
+        announced(deviceID) ?? paired[deviceID]?.name
     }
 
     /// The device whose name `deviceID`'s name poses as: this device, or a paired device
     /// other than `deviceID`. A pairing request under such a name is flagged.
     func impersonated(by deviceID: String) -> String? {
         guard let claimed = claimedName(deviceID) else { return nil }
-        switch posedDevice(by: claimed, of: deviceID, among: Array(paired.devices.values)) {
+        switch posedDevice(by: claimed, of: deviceID, among: Array(paired.values)) {
         case .thisDevice?: return "this device"
         case .paired(let other)?: return "your paired “\(deviceName(other))” (\(Self.shortID(other)))"
         case nil: return nil
@@ -74,8 +84,8 @@ extension PeerNetwork {
         let name = DeviceNameSkeleton.cleaned(claimed)
         // Against the devices paired before it: of two pinned under one name (from before
         // names were compared), the one paired first keeps it, whichever says hello first.
-        let mine = paired.devices[deviceID]
-        let others = paired.devices.values.filter { other in
+        let mine = paired[deviceID]
+        let others = paired.values.filter { other in
             other.id != deviceID && mine.map { (other.pairedAt, other.id) < ($0.pairedAt, $0.id) } ?? true
         }
         switch posedDevice(by: name, of: deviceID, among: others) {
@@ -86,7 +96,7 @@ extension PeerNetwork {
     }
 
     /// What a name may pose as.
-    enum PosedDevice: Equatable {
+    private enum PosedDevice: Equatable {
         case thisDevice
         case paired(String)
     }
@@ -94,10 +104,10 @@ extension PeerNetwork {
     /// What `name`, given by `deviceID`, poses as: this device, or the first (by id) of
     /// `candidates` other than `deviceID` whose pinned name has its skeleton. An empty name
     /// poses as none.
-    func posedDevice(by name: String, of deviceID: String, among candidates: [PairedDevice]) -> PosedDevice? {
+    private func posedDevice(by name: String, of deviceID: String, among candidates: [PairedDevice]) -> PosedDevice? {
         let skeleton = DeviceNameSkeleton(name)
         guard !skeleton.text.isEmpty else { return nil }
-        if skeleton == DeviceNameSkeleton(self.name) { return .thisDevice }
+        if skeleton == DeviceNameSkeleton(thisDevice) { return .thisDevice }
         return candidates.filter { $0.id != deviceID }.sorted { $0.id < $1.id }
             .first { DeviceNameSkeleton($0.name) == skeleton }.map { .paired($0.id) }
     }
@@ -107,5 +117,20 @@ extension PeerNetwork {
     private static func flagged(_ name: String, _ deviceID: String) -> String {
         let suffix = " (\(shortID(deviceID)))"
         return ActivityLimits.prefix(of: name, bytes: 255 - suffix.utf8.count) + suffix
+    }
+
+    /// The id of the device named or numbered `text`, among the devices `known`.
+    ///
+    /// - Throws: ``ServiceError/unknownDevice(_:)`` when none or several match.
+    func resolve(_ text: String, among known: [String]) throws -> String {
+        if known.contains(text) { return text }
+        let named = known.filter { deviceName($0) == text || deviceName($0).lowercased() == text.lowercased() }
+        if named.count == 1, let id = named.first { return id }
+        if named.count > 1 {
+            throw ServiceError.unknownDevice("several devices are named \"\(Excerpt.of(text))\": use an id (\(named.joined(separator: ", ")))")
+        }
+        let prefixed = known.filter { $0.hasPrefix(text.lowercased()) && text.count >= 4 }
+        if prefixed.count == 1, let id = prefixed.first { return id }
+        throw ServiceError.unknownDevice("no device named or numbered \"\(Excerpt.of(text))\": see baton devices")
     }
 }
