@@ -6,8 +6,8 @@ import XCTest
 /// host, continued on device B, as ``BrowserToMailComposerTests`` does it from Chromium: a
 /// page of `mail.example.org`, whose association file (served in A's network namespace, its
 /// certificate from a test CA B's batond trusts) lists MailComposer, opens in the MailComposer
-/// B's batond starts, filled in, and nothing goes to B's browser. Skipped, saying so, where
-/// firefox-esr is not installed.
+/// B's batond starts, filled in; another site's page opens in B's default browser. Skipped,
+/// saying so, where firefox-esr is not installed.
 final class FirefoxToMailComposerTests: XCTestCase {
     private var namespaces: NetworkNamespacePair!
     private var site: TestWebSite!
@@ -50,26 +50,32 @@ final class FirefoxToMailComposerTests: XCTestCase {
         namespaces?.remove()
     }
 
+    /// Waits until B lists A's browser page at `url`; its id.
+    private func offerOnB(_ url: String, timeout: TimeInterval = 20) -> String? {
+        var id: String?
+        waitUntil(timeout: timeout) {
+            let listed = try devices.b.baton(["activities", "--json"]).json as? [[String: Any]] ?? []
+            id = listed.first { $0["type"] as? String == "NSUserActivityTypeBrowsingWeb" && $0["webpage-url"] as? String == url }?["id"]
+                as? String
+            return id != nil
+        }
+        return id
+    }
+
     private func currentTitleOnB() throws -> String? {
         ((try devices.b.baton(["status", "--json"]).json as? [String: Any])?["current"] as? [String: Any])?["title"] as? String
     }
 
-    func testAMailPageInFirefoxContinuesInMailComposer() throws {
+    func testAMailPageInFirefoxContinuesInMailComposerAndAnotherSiteInTheBrowser() throws {
         // B has verified the domain MailComposer claims (as in the Chromium test).
         let verified = try devices.b.baton(["domains", "--verify", "--json"]).json as? [[String: Any]] ?? []
         XCTAssertEqual(verified.first { $0["app-id"] as? String == "org.example.MailComposer" }?["state"] as? String, "verified",
                        "\(verified)")
         let compose = "https://mail.example.org/compose?to=bob%40example.org&subject=From%20Firefox&body=Sent%20from%20A"
-        browser = try HeadlessFirefox(session: devices.a, urls: [compose])
-        var id: String?
-        waitUntil(timeout: 45) {
-            let listed = try devices.b.baton(["activities", "--json"]).json as? [[String: Any]] ?? []
-            id = listed.first { $0["type"] as? String == "NSUserActivityTypeBrowsingWeb" && $0["webpage-url"] as? String == compose }?["id"]
-                as? String
-            return id != nil
-        }
-        let offer = try XCTUnwrap(id, "B never listed A's page")
-        let result = try devices.b.baton(["continue", offer])
+        let firefox = try HeadlessFirefox(session: devices.a, urls: [compose])
+        browser = firefox
+        let offer = try XCTUnwrap(offerOnB(compose, timeout: 45), "B never listed A's page")
+        var result = try devices.b.baton(["continue", offer])
         XCTAssertEqual(result.status, 0, result.errorOutput)
         XCTAssertTrue(waitUntil { try self.currentTitleOnB() == "Draft: From Firefox" },
                       "MailComposer on B shows the message: \(String(describing: try? currentTitleOnB()))")
@@ -77,5 +83,14 @@ final class FirefoxToMailComposerTests: XCTestCase {
         XCTAssertEqual(draft?["to"] as? String, "bob@example.org")
         XCTAssertEqual(draft?["body"] as? String, "Sent from A")
         XCTAssertEqual((try? String(contentsOf: opened, encoding: .utf8)) ?? "", "", "nothing went to B's browser")
+
+        // Another site's page, in a new tab, opens in B's default browser.
+        let story = "https://news.example.com/story/1"
+        try firefox.openTab(story)
+        let storyOffer = try XCTUnwrap(offerOnB(story), "B never listed A's second page")
+        result = try devices.b.baton(["continue", storyOffer])
+        XCTAssertEqual(result.status, 0, result.errorOutput)
+        XCTAssertTrue(waitUntil { ((try? String(contentsOf: self.opened, encoding: .utf8)) ?? "") == story + "\n" },
+                      "B's default browser opened the page")
     }
 }
