@@ -28,7 +28,9 @@
 #                         Chrome in $XDG_CONFIG_HOME/google-chrome/NativeMessagingHosts/ and Firefox
 #                         in ~/.mozilla/native-messaging-hosts/, and the extension itself (Browser/
 #                         extension) in $XDG_DATA_HOME/baton/browser-extension/, for the person to
-#                         load: chrome://extensions, Developer mode, "Load unpacked" (see docs/web.md).
+#                         load: chrome://extensions, Developer mode, "Load unpacked"; in Firefox ESR or
+#                         Developer Edition, packed as an .xpi with xpinstall.signatures.required off
+#                         (release Firefox takes only signed ones; see docs/web.md).
 #                         Firefox knows an extension by the id its manifest gives, which anyone may
 #                         give theirs: the installed extension gets an id of this installation's
 #                         own (a new random {UUID}, kept by later installs), the only one the
