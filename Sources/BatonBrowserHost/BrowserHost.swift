@@ -151,24 +151,18 @@ final class BrowserHost {
         published = nil
         reportedActive = nil
         Task { @MainActor in
-            do {
-                try await ServiceOwnerCheck.verify(owner, on: connection)
-            } catch {
-                if serviceOwner == owner {
-                    HostLog.write("\(BatonService.busName) is owned by \(owner), which is not the Baton service: \(error)")
-                }
+            switch await DaemonClient(connection: connection, destination: owner).register(
+                appID: Self.applicationID, teamID: Self.teamIdentifier, activityTypes: Self.activityTypes,
+                isStillWanted: { self.serviceOwner == owner }) {
+            case .registered:
+                break
+            case .notTheService(let error):
+                return HostLog.write("\(BatonService.busName) is owned by \(owner), which is not the Baton service: \(error)")
+            case .refused(let error):
+                return HostLog.write("the Baton service refused the registration: \(error)")
+            case .superseded:
                 return
             }
-            guard serviceOwner == owner else { return }
-            do {
-                try await DaemonClient(connection: connection, destination: owner).call(
-                    .register(appID: Self.applicationID, teamID: Self.teamIdentifier, activityTypes: Self.activityTypes),
-                    timeout: 10)
-            } catch {
-                HostLog.write("the Baton service refused the registration: \(error)")
-                return
-            }
-            guard serviceOwner == owner else { return }
             registeredOwner = owner
             hasLoggedAbsence = false
             HostLog.write("registered with the Baton service as \(Self.applicationID)")

@@ -4,10 +4,15 @@ import CGLib
 @MainActor
 package enum GLibSources {
     private static let trampoline: GSourceFunc = { data in
-        guard let data else { return baton_source_remove() }
-        let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
-        MainActor.assumeIsolated { handler.body() }
+        guard data != nil else { return baton_source_remove() }
+        SignalHandler.run(data)
         return baton_source_continue()
+    }
+
+    /// The same for a source that runs once: it is removed after its first run.
+    private static let trampolineOnce: GSourceFunc = { data in
+        SignalHandler.run(data)
+        return baton_source_remove()
     }
 
     private static let release: GDestroyNotify = { data in
@@ -41,12 +46,7 @@ package enum GLibSources {
     package static func once(after seconds: Double, _ body: @escaping @MainActor () -> Void) -> guint {
         let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
         let milliseconds = UInt32(max(0, min(seconds * 1000, Double(UInt32.max))))
-        return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
-            guard let data else { return baton_source_remove() }
-            let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated { handler.body() }
-            return baton_source_remove()
-        }, box, release)
+        return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, trampolineOnce, box, release)
     }
 
     /// Runs `body` once, when the main loop has nothing more urgent to do: after pending
@@ -55,12 +55,7 @@ package enum GLibSources {
     @discardableResult
     package static func onceIdle(_ body: @escaping @MainActor () -> Void) -> guint {
         let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
-        return g_idle_add_full(G_PRIORITY_LOW, { data in
-            guard let data else { return baton_source_remove() }
-            let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated { handler.body() }
-            return baton_source_remove()
-        }, box, release)
+        return g_idle_add_full(G_PRIORITY_LOW, trampolineOnce, box, release)
     }
 
     /// Runs `body` once, when the descriptor `fd` is ready for `condition` (or hung up, or in
@@ -70,9 +65,7 @@ package enum GLibSources {
         let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
         let watched = GIOCondition(condition.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)
         return g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, watched, { _, _, data in
-            guard let data else { return baton_source_remove() }
-            let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated { handler.body() }
+            SignalHandler.run(data)
             return baton_source_remove()
         }, box, release)
     }

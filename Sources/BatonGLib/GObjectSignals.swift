@@ -8,6 +8,14 @@ package final class SignalHandler: Sendable {
     package init(_ body: @escaping @MainActor () -> Void) {
         self.body = body
     }
+
+    /// Runs the handler a C trampoline was given as its user data, on the main thread that
+    /// GLib calls it on.
+    package static func run(_ data: gpointer?) {
+        guard let data else { return }
+        let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
+        MainActor.assumeIsolated { handler.body() }
+    }
 }
 
 /// Connects Swift closures to GObject signals, for apps and for BatonGtk itself.
@@ -25,14 +33,16 @@ public enum GObjectSignals {
     @discardableResult
     public static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String,
                         _ body: @escaping @MainActor () -> Void) -> gulong {
+        let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in SignalHandler.run(data) }
+        return connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self), body)
+    }
+
+    /// Connects `trampoline`, a C handler of the signal's shape that runs its user data
+    /// (``SignalHandler/run(_:)``), with `body` as that user data.
+    private static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ trampoline: GCallback,
+                                _ body: @escaping @MainActor () -> Void) -> gulong {
         let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
-        let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
-            guard let data else { return }
-            let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated { handler.body() }
-        }
-        return connected(baton_signal_connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self),
-                                              box, releaseHandler), box)
+        return connected(baton_signal_connect(instance, signal, trampoline, box, releaseHandler), box)
     }
 
     /// Runs `body` each time `property` of `instance` changes (`notify::property`).
@@ -48,14 +58,8 @@ public enum GObjectSignals {
     @discardableResult
     public static func connectIgnoringArgument(_ instance: UnsafeMutableRawPointer, _ signal: String,
                                         _ body: @escaping @MainActor () -> Void) -> gulong {
-        let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
-        let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, _, data in
-            guard let data else { return }
-            let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated { handler.body() }
-        }
-        return connected(baton_signal_connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self),
-                                              box, releaseHandler), box)
+        let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, _, data in SignalHandler.run(data) }
+        return connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self), body)
     }
 
     /// Runs `body` each time `GFileMonitor::changed` is emitted on `monitor` (its C handler
@@ -63,14 +67,10 @@ public enum GObjectSignals {
     @discardableResult
     public static func onFileMonitorChange(_ monitor: UnsafeMutableRawPointer,
                                            _ body: @escaping @MainActor () -> Void) -> gulong {
-        let box = Unmanaged.passRetained(SignalHandler(body)).toOpaque()
         let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?, gint, gpointer?) -> Void = { _, _, _, _, data in
-            guard let data else { return }
-            let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated { handler.body() }
+            SignalHandler.run(data)
         }
-        return connected(baton_signal_connect(monitor, "changed", unsafeBitCast(trampoline, to: GCallback.self),
-                                              box, releaseHandler), box)
+        return connect(monitor, "changed", unsafeBitCast(trampoline, to: GCallback.self), body)
     }
 
     /// Runs `body` with the signal's argument each time `signal` is emitted on `instance`,

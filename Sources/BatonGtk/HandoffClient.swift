@@ -100,28 +100,21 @@ public final class HandoffClient {
         lastPublished = nil
         reportedActive = nil
         Task { @MainActor in
-            do {
-                try await ServiceOwnerCheck.verify(owner, on: connection)
-            } catch {
-                if serviceOwner == owner {
-                    logger.warning("Handoff is off: \(BatonService.busName) is owned by \(owner), which is not the Baton service: \(error)")
-                }
-                return
-            }
-            guard serviceOwner == owner else { return }
-            trustedOwner = owner
-            do {
-                try await DaemonClient(connection: connection, destination: owner).call(
-                    .register(appID: application.applicationID, teamID: teamIdentifier, activityTypes: activityTypes),
-                    timeout: 10)
-                guard serviceOwner == owner else { return }
+            switch await DaemonClient(connection: connection, destination: owner).register(
+                appID: application.applicationID, teamID: teamIdentifier, activityTypes: activityTypes,
+                isStillWanted: { self.serviceOwner == owner }, verified: { self.trustedOwner = owner }) {
+            case .registered:
                 isConnected = true
                 hasLoggedAbsence = false
                 logger.info("Handoff is on: registered with the Baton service")
                 reportActivation()
                 publishCurrent()
-            } catch {
+            case .notTheService(let error):
+                logger.warning("Handoff is off: \(BatonService.busName) is owned by \(owner), which is not the Baton service: \(error)")
+            case .refused(let error):
                 logger.warning("Handoff is off: the Baton service refused the registration: \(error)")
+            case .superseded:
+                break
             }
         }
     }

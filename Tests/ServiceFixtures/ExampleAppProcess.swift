@@ -94,8 +94,7 @@ open class ExampleAppProcess {
 
     /// The folder of the shipped resources of the example `program` (Info.plist, desktop entry).
     public static func shippedResources(_ program: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Examples/\(program)/Resources", isDirectory: true)
+        SourceTree.path("Examples/\(program)/Resources")
     }
 
     /// The shipped desktop entry.

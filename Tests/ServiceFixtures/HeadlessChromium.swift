@@ -7,8 +7,7 @@ import Foundation
 /// through the DevTools HTTP endpoints.
 public final class HeadlessChromium {
     /// The source tree's root.
-    public static let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    public static let sourceRoot = SourceTree.root
     /// The extension's folder.
     public static let extensionFolder = sourceRoot.appendingPathComponent("Browser/extension", isDirectory: true)
 

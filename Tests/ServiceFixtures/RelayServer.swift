@@ -7,8 +7,7 @@ public final class RelayServer {
     /// The program: setup.sh unpacks Debian's package in `.build/strelaysrv` (it is not
     /// installed, so no system service starts), else an installed one.
     public static var executable: URL? {
-        let unpacked = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/strelaysrv/usr/bin/strelaysrv")
+        let unpacked = SourceTree.path(".build/strelaysrv/usr/bin/strelaysrv")
         for candidate in [unpacked.path, "/usr/bin/strelaysrv"] where FileManager.default.isExecutableFile(atPath: candidate) {
             return URL(fileURLWithPath: candidate)
         }

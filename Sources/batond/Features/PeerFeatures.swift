@@ -2,10 +2,15 @@
 /// ``PeerFeature`` is added (a property, made in `init`, listed in ``all``).
 @MainActor
 final class PeerFeatures {
+    /// Whether a paired device can reach this one back (`baton doctor`).
     let reachBack: ReachBackFeature
+    /// The offers exchanged with paired devices.
     let offers: OfferFeature
+    /// Activities' payloads fetched from and for paired devices.
     let fetch: FetchFeature
+    /// Continuation streams relayed over the links.
     let streams: StreamFeature
+    /// Paired devices' new names.
     let renames: RenameFeature
 
     init(network: PeerNetwork) {

@@ -24,9 +24,11 @@ struct AcceptRate {
         var updated: Double
     }
 
+    /// The rate for one address, for one network (/24, /64), and for all.
     let perAddress: Limit
     let perNetwork: Limit
     let overall: Limit
+    /// The most addresses and networks remembered: past it, the fullest buckets are forgotten.
     let maximumKeys: Int
     private var addresses: [String: Bucket] = [:]
     private var networks: [String: Bucket] = [:]

@@ -394,10 +394,13 @@ private final class Session {
 
 /// The arguments of a ServiceBrowser's ItemNew or ItemRemove: `(iisssu)`.
 private struct BrowsedItem {
+    /// The network interface and protocol it was seen on.
     let instance: Instance
+    /// The service's name, type (`_baton._tcp`) and domain (`local`).
     let name: String
     let type: String
     let domain: String
+    /// Avahi's lookup result flags (`AVAHI_LOOKUP_RESULT_LOCAL`…).
     let flags: UInt32
 
     init?(_ arguments: [BusValue]) {

@@ -10,12 +10,14 @@ import Foundation
 /// from many addresses evicts its own places before a device that holds one, and a device
 /// that connects now gets in.
 struct ConnectionQuota<ID: Hashable> {
+    /// One place taken: whose, from which address and which network (/24, /64).
     struct Place {
         let id: ID
         let address: String
         let network: String
     }
 
+    /// The most places in all, from one address, and from one network.
     let total: Int
     let perAddress: Int
     let perNetwork: Int

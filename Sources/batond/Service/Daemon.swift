@@ -11,10 +11,15 @@ import Logging
 /// service goes on.
 @MainActor
 final class Daemon {
+    /// The session bus, where `org.baton.Daemon1` is served.
     let connection: BusConnection
+    /// The apps registered here and what each published.
     let registry = AppRegistry()
+    /// What other devices and this one's tools offer to continue here.
     let offers = OfferList()
+    /// Continuations, from the claim to the restore.
     let broker: ContinuationBroker
+    /// The desktop's notifications, beneath every feature's.
     let notifier: Notifier
     /// The web domains apps claim, and what their sites say.
     let domains: DomainVerifier
@@ -24,7 +29,9 @@ final class Daemon {
     let sharedDocuments: SharedDocuments
     /// The document of the desktop's recent list offered when no adopting app is in use.
     let recentDocuments: RecentDocuments
+    /// The links with other devices, and the features they carry.
     let network: PeerNetwork
+    /// batond's log.
     let logger: Logger
     /// The notifications of offers: shown, replaced, withdrawn, and their actions.
     let offerNotifications: OfferNotifications

@@ -7,17 +7,7 @@ import XCTest
 /// hello first, a paired device's messages to its features, a stranger's activity messages
 /// refused.
 @MainActor
-final class NetworkLinkTests: XCTestCase {
-    private var fixture: InProcessNetwork!
-
-    override func setUp() async throws {
-        fixture = try InProcessNetwork()
-    }
-
-    override func tearDown() async throws {
-        await fixture.close()
-        fixture = nil
-    }
+final class NetworkLinkTests: InProcessNetworkTestCase {
 
     func testAPairedDeviceIsLinkedOnceItSaysHelloAndHearsThisDevicesHello() async throws {
         let phone = try await fixture.link(name: "Study phone")

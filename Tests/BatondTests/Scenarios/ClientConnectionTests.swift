@@ -45,8 +45,7 @@ final class ClientConnectionTests: XCTestCase {
     }
 
     func testTheToolStartsTheServiceThroughTheShippedDBusServiceFile() throws {
-        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/batond/Resources/org.baton.Daemon.service")
+        let shipped = SourceTree.path("Sources/batond/Resources/org.baton.Daemon.service")
         let service = try String(contentsOf: shipped, encoding: .utf8)
             .replacingOccurrences(of: "@bindir@", with: ServiceSession.productsFolder.path)
         try service.write(to: session.servicesFolder.appendingPathComponent("org.baton.Daemon.service"),

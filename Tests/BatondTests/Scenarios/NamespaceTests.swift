@@ -9,8 +9,7 @@ final class NamespaceTests: XCTestCase {
     private var state: URL!
     private var sessions: [ServiceSession] = []
 
-    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+    private static let fixtures = SourceTree.path("Tests/Fixtures")
 
     override func setUpWithError() throws {
         if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }

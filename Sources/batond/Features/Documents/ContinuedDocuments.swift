@@ -16,11 +16,14 @@ import BatonGLib
 @MainActor
 final class ContinuedDocuments {
     private struct Opened {
+        /// The file as it was when the app was given it.
         let stamp: FileStamp
+        /// The device whose continuation opened it.
         let deviceID: String
         /// The path the app was given, and where it led then, links resolved.
         let path: String
         let resolved: String
+        /// Whether the app opened the file in place (not a copy).
         let inPlace: Bool
     }
 

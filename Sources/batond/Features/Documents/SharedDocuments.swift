@@ -21,11 +21,14 @@ import Logging
 @MainActor
 final class SharedDocuments {
     private struct Described {
+        /// The device it was described to, beside the activity it fetched.
         let deviceID: String
         let activityID: String
         /// The file, opened when it was described.
         let file: FileHandle
+        /// What the device was told of it.
         let document: PeerDocument
+        /// When, on the monotonic clock.
         let at: Double
     }
 

@@ -8,16 +8,9 @@ import XCTest
 /// Fetches over an in-process link (``InProcessNetwork``): a paired device's fetch is answered
 /// with the delegate's payload, and this device's fetch takes the device's answer.
 @MainActor
-final class FetchFeatureTests: XCTestCase {
-    private var fixture: InProcessNetwork!
-
-    override func setUp() async throws {
-        fixture = try InProcessNetwork(fetchTimeout: 1)
-    }
-
-    override func tearDown() async throws {
-        await fixture.close()
-        fixture = nil
+final class FetchFeatureTests: InProcessNetworkTestCase {
+    override func makeFixture() throws -> InProcessNetwork {
+        try InProcessNetwork(fetchTimeout: 1)
     }
 
     private var fetch: FetchFeature { fixture.network.features.fetch }

@@ -7,17 +7,7 @@ import XCTest
 /// Offers over an in-process link (``InProcessNetwork``): this device's offers go to a paired
 /// device when it links and after a change, and a paired device's offers reach the delegate.
 @MainActor
-final class OfferFeatureTests: XCTestCase {
-    private var fixture: InProcessNetwork!
-
-    override func setUp() async throws {
-        fixture = try InProcessNetwork()
-    }
-
-    override func tearDown() async throws {
-        await fixture.close()
-        fixture = nil
-    }
+final class OfferFeatureTests: InProcessNetworkTestCase {
 
     private func offer(_ id: String, title: String) -> PeerOffer {
         PeerOffer(id: id, summary: ActivitySummary(activityType: "org.example.note", title: title),

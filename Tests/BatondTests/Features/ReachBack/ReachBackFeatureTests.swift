@@ -6,17 +6,7 @@ import XCTest
 /// Reach-back over an in-process link (``InProcessNetwork``): a paired device's question is
 /// answered, and this device's question takes the device's answer.
 @MainActor
-final class ReachBackFeatureTests: XCTestCase {
-    private var fixture: InProcessNetwork!
-
-    override func setUp() async throws {
-        fixture = try InProcessNetwork()
-    }
-
-    override func tearDown() async throws {
-        await fixture.close()
-        fixture = nil
-    }
+final class ReachBackFeatureTests: InProcessNetworkTestCase {
 
     private var reachBack: ReachBackFeature { fixture.network.features.reachBack }
 

@@ -6,17 +6,7 @@ import XCTest
 /// Renames over an in-process link (``InProcessNetwork``): a paired device's new name is
 /// taken, and this device's new name reaches the linked paired devices.
 @MainActor
-final class RenameFeatureTests: XCTestCase {
-    private var fixture: InProcessNetwork!
-
-    override func setUp() async throws {
-        fixture = try InProcessNetwork()
-    }
-
-    override func tearDown() async throws {
-        await fixture.close()
-        fixture = nil
-    }
+final class RenameFeatureTests: InProcessNetworkTestCase {
 
     func testAPairedDevicesNewNameIsTakenAndReported() async throws {
         let phone = try await fixture.link(name: "Phone")

@@ -1,4 +1,5 @@
 @testable import batond
+import ServiceFixtures
 import XCTest
 
 /// The domains an app claims (`X-Baton-Domains`) and the association files sites serve:
@@ -44,8 +45,7 @@ final class DomainClaimTests: XCTestCase {
     }
 
     func testMailComposerClaimsItsDomain() throws {
-        let entry = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Examples/MailComposer/Resources/org.example.MailComposer.desktop"),
+        let entry = try String(contentsOf: SourceTree.path("Examples/MailComposer/Resources/org.example.MailComposer.desktop"),
                                encoding: .utf8)
         let line = try XCTUnwrap(entry.split(separator: "\n").first { $0.hasPrefix("\(DomainClaim.key)=") })
         let (claims, invalid) = DomainClaim.parse(String(line.dropFirst(DomainClaim.key.count + 1)))
