@@ -39,6 +39,21 @@ extension PeerDocument {
             throw PeerDocumentError("it cannot be read: \(error.localizedDescription)")
         }
         defer { try? handle.close() }
+        return try describe(reading: handle, name: name, mimeType: mimeType)
+    }
+
+    /// Describes the file open as `handle` (a regular file, opened and checked by the caller),
+    /// named `name`, reading it whole from its start; the handle is left at its start again.
+    ///
+    /// - Throws: ``PeerDocumentError`` when it is larger than ``maximumSize`` or cannot be read.
+    public static func describe(reading handle: FileHandle, name: String, mimeType: String) throws -> PeerDocument {
+        guard isFileName(name) else { throw PeerDocumentError("its name cannot be sent") }
+        do {
+            try handle.seek(toOffset: 0)
+        } catch {
+            throw PeerDocumentError("it cannot be read: \(error.localizedDescription)")
+        }
+        defer { try? handle.seek(toOffset: 0) }
         var digest = Digest()
         var size: UInt64 = 0
         while true {

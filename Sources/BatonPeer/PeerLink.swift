@@ -358,7 +358,9 @@ public final class PeerLink {
     /// clicked Continue should not wait that long to learn the other device is gone. A probe
     /// already running keeps its deadline.
     public func probe(within seconds: Double) {
-        guard isOpen, probeTimer == 0 else { return }
+        // Behind a backlog (a stream to this peer on a slow link) the ping could not reach a
+        // live peer in time; the keepalive watches such a link.
+        guard isOpen, probeTimer == 0, outgoing.count <= Self.probeBacklogLimit else { return }
         let sentAt = MonotonicClock.now
         lastPing = sentAt
         send(.ping)
@@ -368,6 +370,9 @@ public final class PeerLink {
             if lastHeard < sentAt { fail("no answer to a ping within \(Self.seconds(seconds))") }
         }
     }
+
+    /// The most bytes queued for the peer for a probe to be sent.
+    static let probeBacklogLimit = 64 * 1024
 
     /// `seconds` as a person reads them ("3 s", "0.5 s").
     private static func seconds(_ seconds: Double) -> String {

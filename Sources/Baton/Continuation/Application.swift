@@ -131,7 +131,7 @@ open class Application: Responder {
             for object in objects {
                 object.restoreUserActivityState(activity)
             }
-            self.didRestore(objects)
+            if restoration.state != .declined { self.didRestore(objects) }
             switch restoration.state {
             case .delegateRunning:
                 restoration.state = .restoredEarly

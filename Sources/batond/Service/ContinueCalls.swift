@@ -21,7 +21,9 @@ final class ContinueCalls {
             await work()
             if self.running[key]?.number == number { self.running[key] = nil }
         }
-        running[key] = (number, task)
+        // A second Continue of the same offer by the same caller takes the place of the first,
+        // which would otherwise go on where Cancel cannot reach it.
+        running.updateValue((number, task), forKey: key)?.task.cancel()
     }
 
     /// Cancels `caller`'s continuation of `offerID`; `false` when it has none under way.

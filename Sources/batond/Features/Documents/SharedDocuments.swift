@@ -78,31 +78,61 @@ final class SharedDocuments {
     }
 
     /// Describes a document of the desktop's recent list (``RecentDocuments``), read where
-    /// batond sees it: the list's checks (a regular file in the home folder, not hidden, not
-    /// private) were made when it was chosen; `nil` when it may not be sent (said in the log).
-    func describeRecent(_ url: URL, activityID: String, to deviceID: String) async -> PeerDocument? {
-        let path = url.standardizedFileURL.path
-        guard RecentList.isOfferableFile(path), let contentType = Self.contentType(ofFileAt: path) else {
-            logger.info("not sending a recent document: it is no longer a file batond may send")
+    /// batond sees it; `nil` when it may not be sent (said in the log).
+    ///
+    /// The file is opened once, without following a link and without waiting on a FIFO, and
+    /// what was opened is checked again: a regular file of at most
+    /// ``RecentList/maximumDocumentSize`` whose real path (links in its folders resolved)
+    /// lies in `home` outside hidden folders. What is described and later sent is that open
+    /// file, so nothing swapped in after the check is read.
+    func describeRecent(_ url: URL, activityID: String, to deviceID: String,
+                        home: URL = XDGDirectories.home) async -> PeerDocument? {
+        let descriptor = open(url.standardizedFileURL.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            logger.info("not sending a recent document: it cannot be opened (\(String(cString: strerror(errno))))")
             return nil
         }
-        if let refusal = continuedDocuments.refusal(ofFileAt: path, seenAt: path, to: deviceID) {
+        // Owned by the handle from here: it is closed with the handle, or kept to send the file.
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        let opened = "/proc/self/fd/\(descriptor)"
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              Int64(status.st_size) <= RecentList.maximumDocumentSize,
+              let real = try? FileManager.default.destinationOfSymbolicLink(atPath: opened),
+              RecentList.isInsideVisibleFolder(real, of: home.resolvingSymlinksInPath().path)
+        else {
+            logger.info("not sending a recent document: it is no longer a regular file of the home folder")
+            return nil
+        }
+        guard let contentType = Self.contentType(ofFileAt: real) else {
+            logger.info("not sending a recent document: its type cannot be read")
+            return nil
+        }
+        if let refusal = continuedDocuments.refusal(ofFileAt: real, seenAt: opened, to: deviceID) {
             logger.info("not sending a recent document: \(refusal)")
             return nil
         }
-        return await describe(path: path, url: url, contentType: contentType, activityID: activityID, to: deviceID,
-                              what: "a recent document")
+        return await describe(path: real, url: URL(fileURLWithPath: real), contentType: contentType, activityID: activityID,
+                              to: deviceID, what: "a recent document", opened: handle)
     }
 
     /// Describes the file at `path` (`url` as its activity names it) and keeps it open for
     /// `deviceID`'s stream of it.
+    /// With `opened`, the file is that one, already opened and checked (its path is then only
+    /// its name's source), and nothing is opened by path.
     private func describe(path: String, url: URL, contentType: String, activityID: String, to deviceID: String,
-                          what: String) async -> PeerDocument? {
+                          what: String, opened: FileHandle? = nil) async -> PeerDocument? {
         var document: PeerDocument
         let file: FileHandle
         do {
-            file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            document = try await Task.detached { try PeerDocument.describe(fileAt: path, mimeType: contentType) }.value
+            if let opened {
+                file = opened
+                let name = url.lastPathComponent
+                document = try await Task.detached { try PeerDocument.describe(reading: opened, name: name, mimeType: contentType) }.value
+            } else {
+                file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+                document = try await Task.detached { try PeerDocument.describe(fileAt: path, mimeType: contentType) }.value
+            }
         } catch {
             logger.info("not sending \(what): \(error)")
             return nil

@@ -42,6 +42,8 @@ final class ActiveWindowWatcher {
         guard display == nil, let name = ProcessInfo.processInfo.environment["DISPLAY"], !name.isEmpty else { return }
         Self.installErrorHandlers()
         guard let opened = XOpenDisplay(name) else { return }
+        // Without this, Xlib ends the process when the display goes away.
+        XSetIOErrorExitHandler(opened, { _, _ in ActiveWindowWatcher.connectionLost = true }, nil)
         display = opened
         atoms = (XInternAtom(opened, "_NET_ACTIVE_WINDOW", 0), XInternAtom(opened, "_NET_WM_PID", 0),
                  XInternAtom(opened, "_GTK_APPLICATION_ID", 0), XInternAtom(opened, "UTF8_STRING", 0))
@@ -55,7 +57,7 @@ final class ActiveWindowWatcher {
     func stop() {
         GLibSources.cancel(watch)
         watch = 0
-        if let display { XCloseDisplay(display) }
+        if let display, !Self.connectionLost { XCloseDisplay(display) }
         display = nil
         isAvailable = false
         current = nil
@@ -71,25 +73,27 @@ final class ActiveWindowWatcher {
     private func eventsArrived() {
         watch = 0
         guard let display else { return }
+        let before = current
+        // Reading the window's properties may pull newer events into Xlib's queue, which the
+        // socket no longer shows: they are taken before waiting on it again.
+        repeat {
+            var changed = false
+            var event = XEvent()
+            while !Self.connectionLost, XPending(display) > 0 {
+                XNextEvent(display, &event)
+                if event.type == PropertyNotify, event.xproperty.atom == atoms.active { changed = true }
+            }
+            if Self.connectionLost { break }
+            if changed { read() }
+        } while !Self.connectionLost && XEventsQueued(display, QueuedAlready) > 0
         if Self.connectionLost {
-            stop()
+            // The connection is unusable: it is dropped without another Xlib call on it.
+            self.display = nil
+            isAvailable = false
+            current = nil
             return onChange()
         }
-        var changed = false
-        var event = XEvent()
-        while XPending(display) > 0 {
-            XNextEvent(display, &event)
-            if event.type == PropertyNotify, event.xproperty.atom == atoms.active { changed = true }
-        }
-        if Self.connectionLost {
-            stop()
-            return onChange()
-        }
-        if changed {
-            let before = current
-            read()
-            if current != before { onChange() }
-        }
+        if current != before { onChange() }
         waitForEvents()
     }
 
@@ -124,8 +128,8 @@ final class ActiveWindowWatcher {
     nonisolated(unsafe) private static var connectionLost = false
 
     /// A protocol error (a window gone between the event and the read) is ignored rather than
-    /// ending batond, as Xlib's default handler would; a lost connection is noted and the
-    /// watcher stops.
+    /// ending batond, as Xlib's default handler would; a lost connection is noted (and the
+    /// display's exit handler keeps Xlib from ending the process) and the watcher stops.
     private static func installErrorHandlers() {
         XSetErrorHandler { _, _ in 0 }
         XSetIOErrorHandler { _ in

@@ -26,9 +26,10 @@ extension ContinuationBroker {
             guard let url = UserActivity.documentURL(in: payload.userInfo), url.isFileURL else {
                 throw ServiceError.activity(.handoffFailed("the document from \(offer.device) names no file"))
             }
+            // The other device's word chooses only among the apps this device lists for the
+            // file's own type (``DocumentOpener``): its MIME type is not used here.
             let program = Self.text(payload.userInfo[RecentDocuments.programKey])
-            let mimeType = Self.text(payload.userInfo[RecentDocuments.mimeTypeKey])
-            let app = try await DocumentOpener.open(url, program: program, mimeType: mimeType, activationToken: activationToken)
+            let app = try await DocumentOpener.open(url, program: program, activationToken: activationToken)
             logger.info("opened a document continued from \(offer.device) in \(app.id)")
         } catch {
             if let copy = placed.copy { try? FileManager.default.removeItem(at: copy) }

@@ -3,9 +3,14 @@ import BatonGLib
 import CGLib
 import Foundation
 
-/// Opens a document continued from another device's recent list in the same app here: the
-/// installed app whose command runs the same program ("evince"), else the app the desktop
-/// opens the file's type with, but never a web browser for a local file.
+/// Opens a document continued from another device's recent list in the same app here.
+///
+/// The other device names the program it was open in, but a paired device's word chooses
+/// nothing dangerous here: the file's type is read here (never taken from the payload); a
+/// program, a script, a desktop entry or an installer is never opened; and the app is one the
+/// desktop lists for that type (`MimeType=`), shown in menus (`g_app_info_should_show`), not run
+/// in a terminal, and not a web browser. Among those, the one running the same program is
+/// chosen, else the type's default.
 @MainActor
 enum DocumentOpener {
     /// The app found for a continued document: its desktop id and name.
@@ -14,9 +19,25 @@ enum DocumentOpener {
         let name: String
     }
 
-    /// The app that opens a document used in `program` on the other device, of `mimeType`.
-    static func app(forProgram program: String?, mimeType: String?) -> App? {
-        withApp(forProgram: program, mimeType: mimeType) { info in
+    /// Types a document from another device is never opened as, with the types that are kinds
+    /// of them: programs, libraries, scripts, desktop entries, installers and packages.
+    static let refusedTypes = [
+        "application/x-executable", "application/x-sharedlib", "application/x-desktop", "application/x-shellscript",
+        "application/x-java-archive", "application/x-ms-dos-executable", "application/x-msdownload", "application/x-msi",
+        "application/vnd.microsoft.portable-executable", "application/x-ms-shortcut", "application/vnd.debian.binary-package",
+        "application/x-rpm", "application/vnd.flatpak.ref", "application/vnd.flatpak", "application/x-perl",
+        "text/x-python", "text/x-python3", "application/x-ruby", "application/javascript", "application/x-m4",
+    ]
+
+    /// Whether a file of `contentType` may be opened when it comes from another device.
+    static func mayOpen(_ contentType: String) -> Bool {
+        g_content_type_is_unknown(contentType) == 0
+            && !refusedTypes.contains { g_content_type_is_a(contentType, $0) != 0 }
+    }
+
+    /// The app that opens `file` (here, already placed), used in `program` on the other device.
+    static func app(for file: URL, program: String?) -> App? {
+        withApp(for: file, program: program) { info in
             App(id: g_app_info_get_id(info).map { String(cString: $0) } ?? "",
                 name: g_app_info_get_name(info).map { String(cString: $0) } ?? "")
         }
@@ -29,15 +50,17 @@ enum DocumentOpener {
     ///
     /// - Returns: the app it was opened in.
     /// - Throws: ``ServiceError/activity(_:)`` when no app here opens it or it cannot start.
-    static func open(_ url: URL, program: String?, mimeType: String?, activationToken: String?) async throws -> App {
-        let launch: (app: App, info: OpaquePointer)? = withApp(forProgram: program, mimeType: mimeType) { info in
+    static func open(_ url: URL, program: String?, activationToken: String?) async throws -> App {
+        let launch: (app: App, info: OpaquePointer)? = withApp(for: url, program: program) { info in
             g_object_ref(UnsafeMutableRawPointer(info))
             return (App(id: g_app_info_get_id(info).map { String(cString: $0) } ?? "",
                         name: g_app_info_get_name(info).map { String(cString: $0) } ?? ""), info)
         }
         guard let launch else {
-            throw ServiceError.activity(.handoffFailed("no app on this device opens \(mimeType ?? "this document")"
-                + (program.map { " (it was open in \($0))" } ?? "")))
+            let type = SharedDocuments.contentType(ofFileAt: url.path) ?? "this kind of document"
+            throw ServiceError.activity(.handoffFailed(mayOpen(type)
+                ? "no app on this device opens \(type)" + (program.map { " (it was open in \($0))" } ?? "")
+                : "a document of type \(type) from another device is never opened"))
         }
         defer { g_object_unref(UnsafeMutableRawPointer(launch.info)) }
         let context = g_app_launch_context_new()
@@ -73,28 +96,38 @@ enum DocumentOpener {
         init(_ finish: @escaping (String?) -> Void) { self.finish = finish }
     }
 
-    /// Runs `body` with the app found, if one is.
-    private static func withApp<Result>(forProgram program: String?, mimeType: String?,
-                                        _ body: (OpaquePointer) -> Result) -> Result? {
-        if let program, let all = g_app_info_get_all() {
-            defer { g_list_free_full(all, g_object_unref) }
-            var node: UnsafeMutablePointer<GList>? = all
-            while let current = node {
-                if let data = current.pointee.data {
-                    let info = OpaquePointer(data)
-                    if let executable = g_app_info_get_executable(info),
-                       (String(cString: executable) as NSString).lastPathComponent == program, !isBrowser(info) {
-                        return body(info)
-                    }
-                }
-                node = current.pointee.next
-            }
+    /// Runs `body` with the app found for `file`, if one is.
+    private static func withApp<Result>(for file: URL, program: String?, _ body: (OpaquePointer) -> Result) -> Result? {
+        guard let type = SharedDocuments.contentType(ofFileAt: file.path), mayOpen(type),
+              let candidates = g_app_info_get_all_for_type(type) else { return nil }
+        defer { g_list_free_full(candidates, g_object_unref) }
+        var allowed: [OpaquePointer] = []
+        var node: UnsafeMutablePointer<GList>? = candidates
+        while let current = node {
+            if let data = current.pointee.data, isAllowed(OpaquePointer(data)) { allowed.append(OpaquePointer(data)) }
+            node = current.pointee.next
         }
-        if let mimeType, let info = g_app_info_get_default_for_type(mimeType, 0) {
-            defer { g_object_unref(UnsafeMutableRawPointer(info)) }
-            if !isBrowser(info) { return body(info) }
+        if let program, let same = allowed.first(where: { runs($0, program) }) { return body(same) }
+        if let fallback = g_app_info_get_default_for_type(type, 0) {
+            defer { g_object_unref(UnsafeMutableRawPointer(fallback)) }
+            if let listed = allowed.first(where: { g_app_info_equal($0, fallback) != 0 }) { return body(listed) }
         }
-        return nil
+        return allowed.first.map(body)
+    }
+
+    /// Whether the app runs `program` (its command's file name).
+    private static func runs(_ info: OpaquePointer, _ program: String) -> Bool {
+        guard let executable = g_app_info_get_executable(info) else { return false }
+        return (String(cString: executable) as NSString).lastPathComponent == program
+    }
+
+    /// Whether a continued document may be handed to the app: shown in menus, not run in a
+    /// terminal, not a web browser.
+    private static func isAllowed(_ info: OpaquePointer) -> Bool {
+        guard g_app_info_should_show(info) != 0, !isBrowser(info) else { return false }
+        let instance = UnsafeMutableRawPointer(info).assumingMemoryBound(to: GTypeInstance.self)
+        guard g_type_check_instance_is_a(instance, g_desktop_app_info_get_type()) != 0 else { return true }
+        return g_desktop_app_info_get_boolean(info, "Terminal") == 0
     }
 
     /// Whether the app is a web browser (its entry's categories say `WebBrowser`): a local

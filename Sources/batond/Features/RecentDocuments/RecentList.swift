@@ -77,6 +77,8 @@ struct RecentList: Equatable, Sendable {
             throw RecentListError.unreadable(message)
         }
         let homePath = home.standardizedFileURL.path
+        // A home of "/" (or none) would make every file of the machine a document of home.
+        guard homePath.hasPrefix("/"), homePath != "/" else { return RecentList(entries: []) }
         var candidates: [Entry] = []
         var count: gsize = 0
         guard let uris = g_bookmark_file_get_uris(bookmarks, &count) else { return RecentList(entries: []) }
