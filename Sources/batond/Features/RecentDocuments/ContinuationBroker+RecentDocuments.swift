@@ -17,8 +17,11 @@ extension ContinuationBroker {
         }
         let fetched = try await fetchPayload(source)
         let logger = logger
-        let placed = try await placeDocument(of: fetched, source: source) { message, _ in
-            logger.info("continuing a recent document: \(message)")
+        // No app shows the progress; the log says only that it waits, not the file's name.
+        var waitLogged = false
+        let placed = try await placeDocument(of: fetched, source: source) { _, _ in
+            if !waitLogged { logger.info("continuing a recent document from \(offer.device): waiting for its file") }
+            waitLogged = true
             return !Task.isCancelled
         }
         do {
