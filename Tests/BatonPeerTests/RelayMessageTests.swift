@@ -68,8 +68,16 @@ final class RelayMessageTests: XCTestCase {
         XCTAssertEqual(relay.certificateDigest, digest)
         XCTAssertEqual(relay.description, "relay://127.0.0.1:22067/?id=\(text)")
         for bad in ["http://127.0.0.1:22067/?id=\(text)", "relay://127.0.0.1/?id=\(text)", "relay://127.0.0.1:22067/",
-                    "relay://:22067/?id=\(text)", "relay://127.0.0.1:22067/?id=NOTANID"] {
+                    "relay://:22067/?id=\(text)", "relay://127.0.0.1:22067/?id=NOTANID",
+                    // Found by FuzzRelayMessage: an escaped control character in the host, which
+                    // read back as another address.
+                    "relay://-0.%10.78.0.3:22067/?id=\(text)", "relay://relay%20.example.org:22067/?id=\(text)"] {
             XCTAssertThrowsError(try RelayAddress(bad), bad)
         }
+        let named = try RelayAddress("relay://relay-1.example.org:22067/?id=\(text)")
+        XCTAssertEqual(try RelayAddress(named.description), named, "a host name reads back")
+        let six = try RelayAddress("relay://[fe80::1]:22067/?id=\(text)")
+        XCTAssertEqual(six.host, "fe80::1")
+        XCTAssertEqual(try RelayAddress(six.description), six, "an IPv6 address reads back")
     }
 }

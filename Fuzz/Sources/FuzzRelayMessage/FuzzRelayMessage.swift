@@ -55,6 +55,8 @@ enum RelayMessageSeeds {
         ]
         var seeds = messages.compactMapValues { try? $0.encoded() }
         seeds["address.txt"] = Array("relay://10.78.0.3:22067/?id=OOAYO63-YDKIQGI-B5YC7JV-4RADKSP-5ZVDZUN-V6BWMXW-ARB5GKE-EEQ4BQI&pingInterval=1m0s".utf8)
+        // Found by this harness: an escaped control character in the host.
+        seeds["regression-escaped-host"] = Array("relay://-0.%10.78.0.3:22067/?id=OOAYO63-YDKIQGI-B5YC7JV-4RADKSP-5ZVDZUN-V6BWMXW-ARB5GKE-EEQ4BQI&pingInterval=1m0s".utf8)
         return seeds
     }
 }

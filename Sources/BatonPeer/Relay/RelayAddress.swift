@@ -19,6 +19,9 @@ public struct RelayAddress: Equatable, Sendable, CustomStringConvertible {
             throw RelayProtocolError("\"\(text.prefix(80))\" is not a relay://HOST:PORT/?id=ID address")
         }
         guard let host = components.host, !host.isEmpty else { throw RelayProtocolError("the relay address names no host") }
+        guard Self.isHostName(host) else {
+            throw RelayProtocolError("the relay address's host is not a host name or an IP address")
+        }
         guard let port = components.port, (1...65535).contains(port) else {
             throw RelayProtocolError("the relay address names no port")
         }
@@ -28,6 +31,18 @@ public struct RelayAddress: Equatable, Sendable, CustomStringConvertible {
         self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         self.port = UInt16(port)
         certificateDigest = try SyncthingDeviceID.digest(of: id)
+    }
+
+    /// Whether `host` (as URLComponents gives it, escapes undone) is a host name or an IPv4
+    /// address (letters, digits, `-` and `.`), or an IPv6 address in brackets: so that an
+    /// address reads back as it is written, and no control character reaches a log or a dial.
+    static func isHostName(_ host: String) -> Bool {
+        guard host.utf8.count <= 255 else { return false }
+        if host.hasPrefix("[") {
+            let inside = host.dropFirst().dropLast()
+            return host.hasSuffix("]") && !inside.isEmpty && inside.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        }
+        return host.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" || $0 == "." }
     }
 
     public var description: String {
