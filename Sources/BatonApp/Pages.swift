@@ -220,11 +220,12 @@ struct Pages {
     private func apps() -> Rows.Widget {
         let page = Rows.page()
         let blocked = Set(service.settings["blocked-apps"]?.strings ?? [])
-        let group = Rows.group("Apps", description: "What these apps are doing can continue on your other devices. "
-                               + "Turn one off, and what it is doing is never offered.", in: page)
         let (recentApps, adopting) = service.apps.reduce(into: ([[String: BusValue]](), [[String: BusValue]]())) { lists, record in
             if record["source"]?.string == "recent list" { lists.0.append(record) } else { lists.1.append(record) }
         }
+        let group = Rows.group("Apps", description: adopting.isEmpty ? "No app on this computer supports Handoff yet."
+                               : "What these apps are doing can continue on your other devices. "
+                               + "Turn one off, and what it is doing is never offered.", in: page)
         var seen = Set<String>()
         for record in adopting {
             guard let appID = record["app-id"]?.string, seen.insert(appID).inserted else { continue }

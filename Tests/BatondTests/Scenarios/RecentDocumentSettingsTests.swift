@@ -103,5 +103,8 @@ final class RecentDocumentSettingsTests: ServiceTestCase {
         try desktop.key("alt+4")
         Thread.sleep(forTimeInterval: 0.5)
         try desktop.screenshot(to: "\(folder)/recent-documents-apps.png")
+        try set(["recent-documents", "off"])
+        Thread.sleep(forTimeInterval: 0.5)
+        try desktop.screenshot(to: "\(folder)/recent-documents-apps-off.png")
     }
 }
