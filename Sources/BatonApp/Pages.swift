@@ -11,6 +11,10 @@ struct Pages {
     let service: ServiceClient
     let controller: BatonAppController
 
+    /// The activity type of a document from another device's recent list (batond's
+    /// `RecentDocuments.activityType`): no app claims it, batond opens it itself.
+    static let recentDocumentType = "org.baton.recent-document"
+
     /// The first button a person would press on a page (Pair, Continue), to give it focus.
     private(set) var firstAction: [String: Rows.Widget] = [:]
     /// What each page was last built from: a page whose records did not change is left as
@@ -156,16 +160,23 @@ struct Pages {
             let type = record["type"]?.string ?? ""
             let claimant = service.apps.first { ($0["activity-types"]?.strings ?? []).contains(type) }
             let hasPage = record["webpage-url"]?.string != nil
+            // A document from the other device's recent list: batond opens it in an app of this
+            // one's for its type, shown by the same app's icon where this device's list names it.
+            let isRecentDocument = type == Self.recentDocumentType
             let from = "From \(record["device"]?.string ?? "another device")"
             // No type id is ever shown: an offer without a title is named by what opens it.
-            let title = record["title"]?.string ?? claimant?["name"]?.string ?? (hasPage ? "A web page" : "An activity")
-            guard claimant != nil || hasPage else {
+            let title = record["title"]?.string ?? claimant?["name"]?.string
+                ?? (hasPage ? "A web page" : isRecentDocument ? "A document" : "An activity")
+            guard claimant != nil || hasPage || isRecentDocument else {
                 Rows.row(title, subtitle: "\(from) · No app on this computer can open this", icon: "action-unavailable-symbolic",
                          in: group)
                 continue
             }
-            let label = claimant == nil ? "_Open in Browser" : "_Continue"
-            let row = Rows.row(title, subtitle: from, icon: claimant?["icon"]?.string ?? "web-browser-symbolic", in: group)
+            let label = claimant == nil && !isRecentDocument ? "_Open in Browser" : "_Continue"
+            let sameApp = service.apps.first { $0["source"]?.string == "recent list" && $0["app-id"] == record["app-id"] }
+            let icon = claimant?["icon"]?.string
+                ?? (isRecentDocument ? sameApp?["icon"]?.string ?? "text-x-generic" : "web-browser-symbolic")
+            let row = Rows.row(title, subtitle: from, icon: icon, in: group)
             let device = record["device"]?.string ?? "the other device"
             let button = Rows.button(label, classes: ["suggested-action"]) { [controller] in
                 controller.continueOffer(id, title: title, device: device)

@@ -106,5 +106,15 @@ final class RecentDocumentSettingsTests: ServiceTestCase {
         try set(["recent-documents", "off"])
         Thread.sleep(forTimeInterval: 0.5)
         try desktop.screenshot(to: "\(folder)/recent-documents-apps-off.png")
+        // Another device's document from its recent list, as the Offers page shows it: Continue,
+        // not "No app on this computer can open this".
+        let offer = try session.baton(["offer", "--device", "alpha", "--file", try activityFile([
+            "type": "org.baton.recent-document", "title": "report.pdf — Document Viewer",
+        ])])
+        XCTAssertEqual(offer.status, 0, offer.errorOutput)
+        XCTAssertTrue(waitUntil(timeout: 10) { app.log.contains("showing 1 offers") }, app.log)
+        try desktop.key("alt+3")
+        Thread.sleep(forTimeInterval: 0.5)
+        try desktop.screenshot(to: "\(folder)/recent-documents-offers.png")
     }
 }
