@@ -4,8 +4,11 @@ import PackageDescription
 // libFuzzer harnesses for every decoder that reads outside input: a separate package so the
 // main build stays free of them. Each executable target is one harness: its
 // `LLVMFuzzerTestOneInput` takes one input, and its `<target>_main`, the entry point SwiftPM
-// links `main` to, runs libFuzzer's driver (declared by CFuzzer). Build and run with
-// `scripts/fuzz.sh [SECONDS]`, which builds with
+// links `main` to, hands it and the harness's seeds to `Fuzz.runDriver` (FuzzSupport), which
+// writes the seeds when asked and otherwise runs libFuzzer's driver (declared by CFuzzer).
+// What every harness checks the same way is FuzzSupport's too: `Fuzz.refused(as:_:_:)`, a
+// decoder throws only its own errors; `Fuzz.orFail(_:_:)`, what must not throw. Build and
+// run with `scripts/fuzz.sh [SECONDS]`, which builds with
 //
 //     swift build --package-path Fuzz -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 //

@@ -12,18 +12,13 @@ import FuzzSupport
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAssociationFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = Fuzz.bytes(data, size)
-    do {
-        let response = try HTTPResponse(bytes)
+    if let response = Fuzz.refused(as: HTTPResponseError.self, "reading a response", { try HTTPResponse(bytes) }) {
         Fuzz.require((100...599).contains(response.status), "a status out of range: \(response.status)")
         Fuzz.require(response.body.count + 4 <= bytes.count, "a body longer than the response")
         Fuzz.require(response.headers.keys.allSatisfy { $0 == $0.lowercased() && !$0.isEmpty }, "a header name not lowercased")
         if let age = response.maximumAge { Fuzz.require(age >= 0, "a negative max-age") }
-    } catch is HTTPResponseError {
-    } catch {
-        Fuzz.fail("reading a response threw \(type(of: error)), not an HTTPResponseError")
     }
-    do {
-        let file = try AssociationFile(bytes: bytes)
+    if let file = Fuzz.refused(as: AssociationFileError.self, "reading", { try AssociationFile(bytes: bytes) }) {
         Fuzz.require(file.apps.count <= AssociationFile.maximumApps, "more apps than the limit")
         for app in file.apps {
             let dot = app.firstIndex(of: ".")
@@ -33,9 +28,6 @@ public func fuzzAssociationFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
                              "the file does not allow its own entry \(app)")
             }
         }
-    } catch is AssociationFileError {
-    } catch {
-        Fuzz.fail("reading threw \(type(of: error)), not an AssociationFileError")
     }
     let (claims, _) = DomainClaim.parse(String(decoding: bytes, as: UTF8.self))
     for claim in claims {
@@ -47,15 +39,8 @@ public func fuzzAssociationFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
 }
 
 @_cdecl("FuzzAssociationFile_main")
-public func fuzzAssociationFileMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzAssociationFile)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(AssociationFileSeeds.all)
-    return 0
+public func fuzzAssociationFileMain(_ argc: Int32, _ argv: Fuzz.Arguments) -> Int32 {
+    Fuzz.runDriver(argc, argv, fuzzAssociationFile, seeds: AssociationFileSeeds.all)
 }
 
 /// Association files as sites serve them, domain lists as entries write them, and broken ones.

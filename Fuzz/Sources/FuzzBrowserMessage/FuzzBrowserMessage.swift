@@ -38,43 +38,23 @@ public func fuzzBrowserMessage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
 
 /// Decodes one message and checks what a page becomes.
 private func check(_ bytes: [UInt8]) {
-    let message: BrowserMessage
-    do {
-        message = try BrowserMessage.decode(bytes)
-    } catch is BrowserMessageError {
-        return
-    } catch {
-        Fuzz.fail("decoding threw \(type(of: error)), not a BrowserMessageError")
-    }
-    guard case .page(let url, let title) = message else { return }
+    guard let message = Fuzz.refused(as: BrowserMessageError.self, "decoding", { try BrowserMessage.decode(bytes) }),
+          case .page(let url, let title) = message else { return }
     Fuzz.require(ActivityLimits.webpageURL(fromText: url.absoluteString) == url, "a page URL batond refuses: \(url)")
     let page = PageActivity(url: url, title: title, following: nil)
     Fuzz.require(page.summary.webpageURL == url, "the page lost its URL")
-    do {
-        let read = try ActivitySummary(record: page.summary.record)
-        Fuzz.require(read == page.summary, "the summary reads back as another: \(read) against \(page.summary)")
-    } catch {
-        Fuzz.fail("batond refuses the summary of a page: \(error)")
-    }
-    do {
+    let read = Fuzz.orFail("batond refuses the summary of a page") { try ActivitySummary(record: page.summary.record) }
+    Fuzz.require(read == page.summary, "the summary reads back as another: \(read) against \(page.summary)")
+    Fuzz.orFail("the payload of a page does not encode and decode") {
         let payload = page.payload
         Fuzz.require(try UserActivityPayload(decoding: try payload.encodedBytes()) == payload,
                      "the payload decodes to another")
-    } catch {
-        Fuzz.fail("the payload of a page does not encode and decode: \(error)")
     }
 }
 
 @_cdecl("FuzzBrowserMessage_main")
-public func fuzzBrowserMessageMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzBrowserMessage)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(BrowserMessageSeeds.all)
-    return 0
+public func fuzzBrowserMessageMain(_ argc: Int32, _ argv: Fuzz.Arguments) -> Int32 {
+    Fuzz.runDriver(argc, argv, fuzzBrowserMessage, seeds: BrowserMessageSeeds.all)
 }
 
 /// Messages as the extension sends them, broken ones, and whole streams of frames.

@@ -61,32 +61,19 @@ public func fuzzBusRecord(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 
 /// Converts a GVariant in normal form, and the value back.
 private func convert(_ variant: OpaquePointer) {
-    let value: BusValue
-    do {
-        value = try BusValue(variant: variant)
-    } catch is UnsupportedVariantType {
-        return
-    } catch is BusValueError {
-        return
-    } catch {
-        Fuzz.fail("converting threw \(type(of: error)), not UnsupportedVariantType or BusValueError")
-    }
+    guard let value = Fuzz.refused(as: UnsupportedVariantType.self, or: BusValueError.self, "converting", {
+        try BusValue(variant: variant)
+    }) else { return }
     if g_variant_get_type_string(variant).pointee == CChar(UInt8(ascii: "(")) {
-        do {
-            Fuzz.require(try BusValue.members(ofBody: variant) == value.tuple ?? [] || value.containsNaN,
-                         "a body's members are not its tuple's")
-        } catch {
-            Fuzz.fail("a body that converts as a tuple has no members: \(error)")
-        }
+        let members = Fuzz.orFail("a body that converts as a tuple has no members") { try BusValue.members(ofBody: variant) }
+        Fuzz.require(members == value.tuple ?? [] || value.containsNaN, "a body's members are not its tuple's")
     }
     let serialized = serialization(of: value)
-    do {
+    Fuzz.orFail("\(value) does not convert back") {
         let variant = try value.makeVariant()
         defer { g_variant_unref(variant) }
         let back = try BusValue(variant: variant)
         Fuzz.require(serialization(of: back) == serialized, "\(value) changed through a GVariant")
-    } catch {
-        Fuzz.fail("\(value) does not convert back: \(error)")
     }
     if case .dictionary(let record) = value { checkRecord(record) }
     if case .dictionaries(let records) = value { records.forEach(checkRecord) }
@@ -94,46 +81,28 @@ private func convert(_ variant: OpaquePointer) {
 
 /// What `deserialize(record:)` makes of the raw bytes of a network frame's body.
 private func readRecordBytes(_ bytes: [UInt8]) {
-    do {
-        checkRecord(try BusValue.deserialize(record: bytes))
-    } catch is MalformedRecord {
-        return
-    } catch {
-        Fuzz.fail("reading a record threw \(type(of: error)), not MalformedRecord")
+    if let record = Fuzz.refused(as: MalformedRecord.self, "reading a record", { try BusValue.deserialize(record: bytes) }) {
+        checkRecord(record)
     }
 }
 
 /// The record decoders: each error is theirs, and what they read survives its own record.
 private func checkRecord(_ record: [String: BusValue]) {
-    let summary: ActivitySummary?
-    do {
-        summary = try ActivitySummary(record: record)
-    } catch is ServiceError {
-        summary = nil
-    } catch {
-        Fuzz.fail("a summary threw \(type(of: error)), not a ServiceError")
-    }
-    if let summary {
-        do {
-            let again = try ActivitySummary(record: summary.record)
-            var withoutDates = (summary, again)
-            withoutDates.0.expirationDate = nil
-            withoutDates.1.expirationDate = nil
-            Fuzz.require(withoutDates.0 == withoutDates.1 && closeDates(summary.expirationDate, again.expirationDate),
-                         "\(summary) changed through its record")
-        } catch {
-            Fuzz.fail("\(summary) does not read back from its own record: \(error)")
+    if let summary = Fuzz.refused(as: ServiceError.self, "a summary", { try ActivitySummary(record: record) }) {
+        let again = Fuzz.orFail("\(summary) does not read back from its own record") {
+            try ActivitySummary(record: summary.record)
         }
+        var withoutDates = (summary, again)
+        withoutDates.0.expirationDate = nil
+        withoutDates.1.expirationDate = nil
+        Fuzz.require(withoutDates.0 == withoutDates.1 && closeDates(summary.expirationDate, again.expirationDate),
+                     "\(summary) changed through its record")
     }
     let error = UserActivityError(record: record)
     Fuzz.require(UserActivityError(record: error.record) == error, "\(error) changed through its record")
     let bytes = BusValue.serialize(record: record)
-    do {
-        Fuzz.require(BusValue.serialize(record: try BusValue.deserialize(record: bytes)) == bytes,
-                     "a record changed through its serialization")
-    } catch {
-        Fuzz.fail("a serialized record does not read back: \(error)")
-    }
+    let read = Fuzz.orFail("a serialized record does not read back") { try BusValue.deserialize(record: bytes) }
+    Fuzz.require(BusValue.serialize(record: read) == bytes, "a record changed through its serialization")
 }
 
 /// Dates sent as seconds since 1970 may move by a rounding step.
@@ -170,15 +139,8 @@ extension BusValue {
 }
 
 @_cdecl("FuzzBusRecord_main")
-public func fuzzBusRecordMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzBusRecord)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(BusSeeds.all)
-    return 0
+public func fuzzBusRecordMain(_ argc: Int32, _ argv: Fuzz.Arguments) -> Int32 {
+    Fuzz.runDriver(argc, argv, fuzzBusRecord, seeds: BusSeeds.all)
 }
 
 /// Values as batond, apps and peers send them, each behind the byte that picks its type.

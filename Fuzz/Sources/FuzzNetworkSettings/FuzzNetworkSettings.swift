@@ -22,24 +22,15 @@ struct BatondOptions {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzNetworkSettings(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     _ = Fuzz.scratchFile(NetworkSettings.fileName, holding: Fuzz.bytes(data, size))
-    let settings: NetworkSettings
-    do {
-        settings = try NetworkSettings(options: BatondOptions(), directory: Fuzz.scratch)
-    } catch is ConfigError {
-        return 0
-    } catch is ValidationError {
-        return 0
-    } catch {
-        Fuzz.fail("reading threw \(type(of: error)), not a ConfigError")
-    }
-    do {
+    guard let settings = Fuzz.refused(as: ConfigError.self, or: ValidationError.self, "reading", {
+        try NetworkSettings(options: BatondOptions(), directory: Fuzz.scratch)
+    }) else { return 0 }
+    Fuzz.orFail("settings read from the file do not pass their own checks") {
         try NetworkSettings.checkName(settings.name)
         for peer in settings.peers { _ = try NetworkSettings.endpoint(peer, what: "peers") }
         if settings.isListenChosen {
             _ = try NetworkSettings.listenEndpoint("[\(settings.host)]:\(settings.port)", what: "listen")
         }
-    } catch {
-        Fuzz.fail("settings read from the file do not pass their own checks: \(error)")
     }
     Fuzz.require(settings.peers == Array(Set(settings.peers)).sorted(), "peers are not sorted and unique")
     for relay in settings.relays {
@@ -49,15 +40,8 @@ public func fuzzNetworkSettings(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
 }
 
 @_cdecl("FuzzNetworkSettings_main")
-public func fuzzNetworkSettingsMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzNetworkSettings)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(NetworkSettingsSeeds.all)
-    return 0
+public func fuzzNetworkSettingsMain(_ argc: Int32, _ argv: Fuzz.Arguments) -> Int32 {
+    Fuzz.runDriver(argc, argv, fuzzNetworkSettings, seeds: NetworkSettingsSeeds.all)
 }
 
 /// Settings files as docs/batond.md describes them, and a few broken ones.

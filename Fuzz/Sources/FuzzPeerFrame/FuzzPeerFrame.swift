@@ -34,19 +34,16 @@ public func fuzzPeerFrame(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
                 ending = .refusedKind
                 break reading
             }
-            do {
-                guard let frame = try reader.next() else { break }
-                frames.append(Frame(kind: frame.kind, body: frame.body))
-                Fuzz.require(frame.body.count <= limit, "a body of \(frame.body.count) bytes passed the limit")
-                if !read(frame.kind, frame.body) {
-                    ending = .badMessage
-                    break reading
-                }
-            } catch is PeerProtocolError {
+            guard let next = Fuzz.refused(as: PeerProtocolError.self, "the frame reader", { try reader.next() }) else {
                 ending = .badFrame
                 break reading
-            } catch {
-                Fuzz.fail("the frame reader threw \(type(of: error)), not a PeerProtocolError")
+            }
+            guard let frame = next else { break }
+            frames.append(Frame(kind: frame.kind, body: frame.body))
+            Fuzz.require(frame.body.count <= limit, "a body of \(frame.body.count) bytes passed the limit")
+            if !read(frame.kind, frame.body) {
+                ending = .badMessage
+                break reading
             }
         }
     }
@@ -61,17 +58,12 @@ private struct Frame: Equatable {
 
 /// Reads one message as a link does; whether the link would go on.
 private func read(_ kind: UInt8, _ body: [UInt8]) -> Bool {
-    let message: PeerMessage
     // What a link reads (the body in place) must be what the body as an array reads.
     var dropped: [PeerProtocolError] = []
     let inPlace = try? body.withUnsafeBytes { try PeerMessage(kind: kind, bodyBytes: $0, droppedOffers: &dropped) }
-    do {
-        message = try PeerMessage(kind: kind, body: body)
-    } catch is PeerProtocolError {
+    guard let message = Fuzz.refused(as: PeerProtocolError.self, "a message", { try PeerMessage(kind: kind, body: body) }) else {
         Fuzz.require(inPlace == nil, "the body read in place gave \(String(describing: inPlace)); as an array, an error")
         return false
-    } catch {
-        Fuzz.fail("a message threw \(type(of: error)), not a PeerProtocolError")
     }
     Fuzz.require(inPlace == message, "the body read in place gave \(String(describing: inPlace)), not \(message)")
     Fuzz.require(message.isAllowedBeforePairing == PeerMessage.isAllowedBeforePairing(kind: kind),
@@ -79,14 +71,12 @@ private func read(_ kind: UInt8, _ body: [UInt8]) -> Bool {
     let frame = message.frame
     var reader = FrameReader()
     frame.withUnsafeBytes { reader.append($0) }
-    do {
+    Fuzz.orFail("\(message) does not survive its own frame") {
         guard let again = try reader.next(), reader.pendingCount == 0 else {
             Fuzz.fail("\(message) does not make one whole frame")
         }
         Fuzz.require(same(try PeerMessage(kind: again.kind, body: again.body), message),
                      "\(message) changed on its way through its own frame")
-    } catch {
-        Fuzz.fail("\(message) does not survive its own frame: \(error)")
     }
     return true
 }
@@ -141,15 +131,8 @@ private func checkWhole(_ stream: [UInt8], gives frames: [Frame], ending: Ending
 }
 
 @_cdecl("FuzzPeerFrame_main")
-public func fuzzPeerFrameMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzPeerFrame)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(PeerSeeds.all)
-    return 0
+public func fuzzPeerFrameMain(_ argc: Int32, _ argv: Fuzz.Arguments) -> Int32 {
+    Fuzz.runDriver(argc, argv, fuzzPeerFrame, seeds: PeerSeeds.all)
 }
 
 /// Streams of real messages, each behind a control byte.

@@ -12,14 +12,9 @@ private let home = "/home/person"
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRecentList(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let list: RecentList
-    do {
-        list = try RecentList.parse(Fuzz.bytes(data, size), home: URL(fileURLWithPath: home), fileCheck: { _ in true })
-    } catch is RecentListError {
-        return 0
-    } catch {
-        Fuzz.fail("reading threw \(type(of: error)), not a RecentListError")
-    }
+    guard let list = Fuzz.refused(as: RecentListError.self, "reading", {
+        try RecentList.parse(Fuzz.bytes(data, size), home: URL(fileURLWithPath: home), fileCheck: { _ in true })
+    }) else { return 0 }
     Fuzz.require(list.entries.count <= RecentList.maximumEntries, "more entries than are looked at")
     for entry in list.entries {
         Fuzz.require(RecentList.isInsideVisibleFolder(entry.path, of: home), "an entry outside home or hidden: \(entry.path)")
@@ -34,15 +29,8 @@ public func fuzzRecentList(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 
 }
 
 @_cdecl("FuzzRecentList_main")
-public func fuzzRecentListMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzRecentList)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(RecentListSeeds.all)
-    return 0
+public func fuzzRecentListMain(_ argc: Int32, _ argv: Fuzz.Arguments) -> Int32 {
+    Fuzz.runDriver(argc, argv, fuzzRecentList, seeds: RecentListSeeds.all)
 }
 
 /// Recent lists as Evince 43 and gedit 44 write them, and broken ones.

@@ -10,36 +10,22 @@ import FuzzSupport
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRelayMessage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = Fuzz.bytes(data, size)
-    do {
+    _ = Fuzz.refused(as: RelayProtocolError.self, "reading") {
         let message = try RelayMessage(decoding: bytes)
         let again = try RelayMessage(decoding: try message.encoded())
         Fuzz.require(again == message, "a message that does not read back: \(message)")
-    } catch is RelayProtocolError {
-    } catch {
-        Fuzz.fail("reading threw \(type(of: error)), not a RelayProtocolError")
     }
     let text = String(decoding: bytes, as: UTF8.self)
-    do {
-        let address = try RelayAddress(text)
+    if let address = Fuzz.refused(as: RelayProtocolError.self, "reading an address", { try RelayAddress(text) }) {
         Fuzz.require(address.certificateDigest.count == 32, "a relay id that is not 32 bytes")
         Fuzz.require((try? RelayAddress(address.description)) == address, "a relay address that does not read back: \(address)")
-    } catch is RelayProtocolError {
-    } catch {
-        Fuzz.fail("reading an address threw \(type(of: error)), not a RelayProtocolError")
     }
     return 0
 }
 
 @_cdecl("FuzzRelayMessage_main")
-public func fuzzRelayMessageMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzRelayMessage)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(RelayMessageSeeds.all)
-    return 0
+public func fuzzRelayMessageMain(_ argc: Int32, _ argv: Fuzz.Arguments) -> Int32 {
+    Fuzz.runDriver(argc, argv, fuzzRelayMessage, seeds: RelayMessageSeeds.all)
 }
 
 /// Each message as the encoder writes it, and a relay address.

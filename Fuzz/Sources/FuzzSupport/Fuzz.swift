@@ -5,11 +5,18 @@ import Foundation
 /// keeps, the input as bytes, a scratch folder for the decoders that read files, and the seed
 /// writer that makes `Fuzz/Corpus/<harness>/` from the real encoders.
 public enum Fuzz {
-    /// Runs libFuzzer on `testOneInput` with the process's arguments. Each harness calls it
-    /// from `<target>_main`, the entry point SwiftPM links `main` to in an executable target,
-    /// so libFuzzer's own `main` is not linked and nothing clashes.
-    public static func runDriver(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-                                 _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32 {
+    /// The arguments of `<target>_main`, as C passes them to `main`.
+    public typealias Arguments = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+
+    /// Runs libFuzzer on `testOneInput` with the process's arguments, or, when
+    /// `BATON_FUZZ_WRITE_SEEDS` names a folder, writes `seeds()` there and exits (see
+    /// ``writeSeedsIfAsked(_:)``). Each harness calls it from `<target>_main`, the entry point
+    /// SwiftPM links `main` to in an executable target, so libFuzzer's own `main` is not
+    /// linked and nothing clashes.
+    public static func runDriver(_ argc: Int32, _ argv: Arguments,
+                                 _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32,
+                                 seeds: () -> [String: [UInt8]]) -> Int32 {
+        writeSeedsIfAsked(seeds)
         var argc = argc
         var argv = argv
         return LLVMFuzzerRunDriver(&argc, &argv, testOneInput)
@@ -28,6 +35,51 @@ public enum Fuzz {
     public static func fail(_ message: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
         FileHandle.standardError.write(Data("fuzz invariant broken at \(file):\(line): \(message)\n".utf8))
         abort()
+    }
+
+    /// What `body` gives, or `nil` when it throws a `Refusal`, the decoder's own error (its
+    /// documented way to refuse an input); any other error is a broken promise, reported as
+    /// "`what` threw <its type>".
+    public static func refused<Refusal: Error, Value>(as _: Refusal.Type, _ what: String,
+                                                      file: StaticString = #fileID, line: UInt = #line,
+                                                      _ body: () throws -> Value) -> Value? {
+        refused(as: [Refusal.self], what, file: file, line: line, body)
+    }
+
+    /// What `body` gives, or `nil` when it throws a `Refusal` or an `OtherRefusal`; any other
+    /// error is a broken promise.
+    public static func refused<Refusal: Error, OtherRefusal: Error, Value>(
+        as _: Refusal.Type, or _: OtherRefusal.Type, _ what: String,
+        file: StaticString = #fileID, line: UInt = #line, _ body: () throws -> Value
+    ) -> Value? {
+        refused(as: [Refusal.self, OtherRefusal.self], what, file: file, line: line, body)
+    }
+
+    private static func refused<Value>(as refusals: [any Error.Type], _ what: String, file: StaticString, line: UInt,
+                                       _ body: () throws -> Value) -> Value? {
+        do {
+            return try body()
+        } catch {
+            guard !refusals.contains(where: { isError(error, of: $0) }) else { return nil }
+            fail("\(what) threw \(type(of: error)), not \(refusals.map { "\($0)" }.joined(separator: " or "))",
+                 file: file, line: line)
+        }
+    }
+
+    /// What `body` gives; any error it throws is a broken promise, reported as
+    /// "`message`: <the error>".
+    public static func orFail<Value>(_ message: @autoclosure () -> String,
+                                     file: StaticString = #fileID, line: UInt = #line,
+                                     _ body: () throws -> Value) -> Value {
+        do {
+            return try body()
+        } catch {
+            fail("\(message()): \(error)", file: file, line: line)
+        }
+    }
+
+    private static func isError<E: Error>(_ error: any Error, of _: E.Type) -> Bool {
+        error is E
     }
 
     /// libFuzzer's input as bytes (it may pass no pointer for an empty input).
@@ -68,8 +120,8 @@ public enum Fuzz {
 
     /// When `BATON_FUZZ_WRITE_SEEDS` names a folder, writes `seeds()` there, one file per
     /// name, and exits: `scripts/fuzz.sh --seeds` makes the committed corpora this way.
-    /// Call it from `LLVMFuzzerInitialize`.
-    public static func writeSeedsIfAsked(_ seeds: () -> [String: [UInt8]]) {
+    /// ``runDriver(_:_:_:seeds:)`` calls it before libFuzzer starts.
+    private static func writeSeedsIfAsked(_ seeds: () -> [String: [UInt8]]) {
         guard let folder = ProcessInfo.processInfo.environment["BATON_FUZZ_WRITE_SEEDS"] else { return }
         let directory = URL(fileURLWithPath: folder, isDirectory: true)
         do {

@@ -32,15 +32,8 @@ private func check(_ read: () throws(WebHostError) -> WebHost) {
 }
 
 @_cdecl("FuzzWebHost_main")
-public func fuzzWebHostMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzWebHost)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(WebHostSeeds.all)
-    return 0
+public func fuzzWebHostMain(_ argc: Int32, _ argv: Fuzz.Arguments) -> Int32 {
+    Fuzz.runDriver(argc, argv, fuzzWebHost, seeds: WebHostSeeds.all)
 }
 
 /// Links as phones share them: names, internationalized ones, addresses, and hosts refused.
