@@ -12,28 +12,28 @@ import FuzzSupport
 // must be a `BrowserMessageError`; a page must be one batond accepts (its summary read back
 // by `ActivitySummary(record:)` unchanged) and whose payload decodes to itself.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzBrowserMessage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = Fuzz.bytes(data, size)
-    check(bytes)
-    var framer = NativeMessageFramer()
-    var start = 0
-    var chunk = 1 + Int(bytes.first ?? 0) % 13
-    while start < bytes.count {
-        let end = min(start + chunk, bytes.count)
-        for event in framer.append(bytes[start..<end]) {
-            switch event {
-            case .message(let message):
-                Fuzz.require(message.count <= BrowserMessage.maximumSize, "a frame of \(message.count) bytes passed")
-                check(message)
-            case .oversized(let length):
-                Fuzz.require(length > BrowserMessage.maximumSize, "a frame of \(length) bytes was called oversized")
+@main
+enum BrowserMessageHarness: FuzzHarness {
+    static func test(_ bytes: [UInt8]) {
+        check(bytes)
+        var framer = NativeMessageFramer()
+        var start = 0
+        var chunk = 1 + Int(bytes.first ?? 0) % 13
+        while start < bytes.count {
+            let end = min(start + chunk, bytes.count)
+            for event in framer.append(bytes[start..<end]) {
+                switch event {
+                case .message(let message):
+                    Fuzz.require(message.count <= BrowserMessage.maximumSize, "a frame of \(message.count) bytes passed")
+                    check(message)
+                case .oversized(let length):
+                    Fuzz.require(length > BrowserMessage.maximumSize, "a frame of \(length) bytes was called oversized")
+                }
             }
+            start = end
+            chunk = chunk * 2 + 1
         }
-        start = end
-        chunk = chunk * 2 + 1
     }
-    return 0
 }
 
 /// Decodes one message and checks what a page becomes.
@@ -52,14 +52,9 @@ private func check(_ bytes: [UInt8]) {
     }
 }
 
-@_cdecl("FuzzBrowserMessage_main")
-public func fuzzBrowserMessageMain(_ argc: Int32, _ argv: Fuzz.Arguments) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzBrowserMessage, seeds: BrowserMessageSeeds.all)
-}
-
-/// Messages as the extension sends them, broken ones, and whole streams of frames.
-enum BrowserMessageSeeds {
-    static func all() -> [String: [UInt8]] {
+extension BrowserMessageHarness {
+    /// Messages as the extension sends them, broken ones, and whole streams of frames.
+    static func seeds() -> [String: [UInt8]] {
         let messages: [String: String] = [
             "page.json": #"{"page": {"url": "https://example.org/a?b=1#c", "title": "Example: A"}}"#,
             "page-untitled.json": #"{"page": {"url": "http://127.0.0.1:8080/"}}"#,

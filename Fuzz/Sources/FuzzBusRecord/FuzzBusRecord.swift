@@ -22,41 +22,41 @@ let fixedTypes = [
     "a{ss}", "a{oa{sa{sv}}}", "(bsav)", "(yntqxdhog)", "av", "a(sv)",
 ]
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzBusRecord(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let input = Fuzz.bytes(data, size)
-    guard let choice = input.first else { return 0 }
-    var rest = input.dropFirst()
-    let typeCodes: [UInt8]
-    if Int(choice) % (fixedTypes.count + 1) < fixedTypes.count {
-        typeCodes = Array(fixedTypes[Int(choice) % (fixedTypes.count + 1)].utf8)
-    } else {
-        guard let end = rest.firstIndex(of: 0) else { return 0 }
-        typeCodes = Array(rest[..<end])
-        rest = rest[(end + 1)...]
-    }
-    let type = (typeCodes + [0]).map { CChar(bitPattern: $0) }
-    let isRecord = typeCodes == Array("a{sv}".utf8)
-    if isRecord { readRecordBytes(Array(rest)) }
-    guard type.withUnsafeBufferPointer({ g_variant_type_string_is_valid($0.baseAddress) != 0
-                                         && g_variant_type_is_definite(baton_variant_type($0.baseAddress)) != 0 })
-    else { return 0 }
+@main
+enum BusRecordHarness: FuzzHarness {
+    static func test(_ input: [UInt8]) {
+        guard let choice = input.first else { return }
+        var rest = input.dropFirst()
+        let typeCodes: [UInt8]
+        if Int(choice) % (fixedTypes.count + 1) < fixedTypes.count {
+            typeCodes = Array(fixedTypes[Int(choice) % (fixedTypes.count + 1)].utf8)
+        } else {
+            guard let end = rest.firstIndex(of: 0) else { return }
+            typeCodes = Array(rest[..<end])
+            rest = rest[(end + 1)...]
+        }
+        let type = (typeCodes + [0]).map { CChar(bitPattern: $0) }
+        let isRecord = typeCodes == Array("a{sv}".utf8)
+        if isRecord { readRecordBytes(Array(rest)) }
+        guard type.withUnsafeBufferPointer({ g_variant_type_string_is_valid($0.baseAddress) != 0
+                                             && g_variant_type_is_definite(baton_variant_type($0.baseAddress)) != 0 })
+        else { return }
 
-    let bytes = Array(rest).withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-    defer { g_bytes_unref(bytes) }
-    guard let made = type.withUnsafeBufferPointer({ g_variant_new_from_bytes(baton_variant_type($0.baseAddress), bytes, 0) }),
-          let variant = g_variant_ref_sink(made) else { return 0 }
-    defer { g_variant_unref(variant) }
-    if g_variant_is_normal_form(variant) != 0 {
-        convert(variant)
-    } else if typeCodes.count <= BusValue.maximumDepth, let normal = g_variant_get_normal_form(variant) {
-        // GLib 2.74's g_variant_get_normal_form aborts on a type nested 128 deep, which
-        // g_variant_type_string_is_valid accepts; Baton never normalises (it refuses what is
-        // not in normal form), and BusValue refuses such depths before reading any member.
-        defer { g_variant_unref(normal) }
-        convert(normal)
+        let bytes = Array(rest).withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(bytes) }
+        guard let made = type.withUnsafeBufferPointer({ g_variant_new_from_bytes(baton_variant_type($0.baseAddress), bytes, 0) }),
+              let variant = g_variant_ref_sink(made) else { return }
+        defer { g_variant_unref(variant) }
+        if g_variant_is_normal_form(variant) != 0 {
+            convert(variant)
+        } else if typeCodes.count <= BusValue.maximumDepth, let normal = g_variant_get_normal_form(variant) {
+            // GLib 2.74's g_variant_get_normal_form aborts on a type nested 128 deep, which
+            // g_variant_type_string_is_valid accepts; Baton never normalises (it refuses what is
+            // not in normal form), and BusValue refuses such depths before reading any member.
+            defer { g_variant_unref(normal) }
+            convert(normal)
+        }
     }
-    return 0
 }
 
 /// Converts a GVariant in normal form, and the value back.
@@ -138,14 +138,9 @@ extension BusValue {
     }
 }
 
-@_cdecl("FuzzBusRecord_main")
-public func fuzzBusRecordMain(_ argc: Int32, _ argv: Fuzz.Arguments) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzBusRecord, seeds: BusSeeds.all)
-}
-
-/// Values as batond, apps and peers send them, each behind the byte that picks its type.
-enum BusSeeds {
-    static func all() -> [String: [UInt8]] {
+extension BusRecordHarness {
+    /// Values as batond, apps and peers send them, each behind the byte that picks its type.
+    static func seeds() -> [String: [UInt8]] {
         let summary = ActivitySummary(activityType: "org.example.mail.compose", title: "Draft: Lunch",
                                       webpageURL: URL(string: "https://mail.example.org/drafts/1"),
                                       expirationDate: Date(timeIntervalSince1970: 2_000_000_000))

@@ -8,11 +8,11 @@ import FuzzSupport
 // compiled into this harness through symbolic links. A bad file must be a `ConfigError`;
 // a good list, saved again as batond saves it, must read back the same.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzPairedDevices(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = Fuzz.bytes(data, size)
-    MainActor.assumeIsolated { readList(bytes) }
-    return 0
+@main
+enum PairedDevicesHarness: FuzzHarness {
+    static func test(_ bytes: [UInt8]) {
+        MainActor.assumeIsolated { readList(bytes) }
+    }
 }
 
 @MainActor
@@ -44,14 +44,9 @@ private func check(_ list: PairedDevices, against original: PairedDevices, secon
     }
 }
 
-@_cdecl("FuzzPairedDevices_main")
-public func fuzzPairedDevicesMain(_ argc: Int32, _ argv: Fuzz.Arguments) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzPairedDevices, seeds: PairedDevicesSeeds.all)
-}
-
-/// Lists as batond writes them (pretty-printed, sorted keys), and a few broken ones.
-enum PairedDevicesSeeds {
-    static func all() -> [String: [UInt8]] {
+extension PairedDevicesHarness {
+    /// Lists as batond writes them (pretty-printed, sorted keys), and a few broken ones.
+    static func seeds() -> [String: [UInt8]] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601

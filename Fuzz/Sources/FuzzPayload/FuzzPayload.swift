@@ -6,27 +6,23 @@ import FuzzSupport
 // `BinaryReader` under it. Any bytes either decode or throw `UserActivityError`; what decodes
 // encodes again, and that encoding decodes to itself byte for byte.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzPayload(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let input = Data(Fuzz.bytes(data, size))
-    guard let payload = Fuzz.refused(as: UserActivityError.self, "decoding", { try UserActivityPayload(decoding: input) })
-    else { return 0 }
-    let encoded = Fuzz.orFail("a decoded payload does not encode") { try payload.encoded() }
-    Fuzz.orFail("an encoded payload does not decode") {
-        let again = try UserActivityPayload(decoding: encoded)
-        Fuzz.require(try again.encoded() == encoded, "re-encoding a re-decoded payload changed its bytes")
+@main
+enum PayloadHarness: FuzzHarness {
+    static func test(_ bytes: [UInt8]) {
+        let input = Data(bytes)
+        guard let payload = Fuzz.refused(as: UserActivityError.self, "decoding", { try UserActivityPayload(decoding: input) })
+        else { return }
+        let encoded = Fuzz.orFail("a decoded payload does not encode") { try payload.encoded() }
+        Fuzz.orFail("an encoded payload does not decode") {
+            let again = try UserActivityPayload(decoding: encoded)
+            Fuzz.require(try again.encoded() == encoded, "re-encoding a re-decoded payload changed its bytes")
+        }
     }
-    return 0
 }
 
-@_cdecl("FuzzPayload_main")
-public func fuzzPayloadMain(_ argc: Int32, _ argv: Fuzz.Arguments) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzPayload, seeds: PayloadSeeds.all)
-}
-
-/// Payloads from the real encoder, and a few hand-made edge cases.
-enum PayloadSeeds {
-    static func all() -> [String: [UInt8]] {
+extension PayloadHarness {
+    /// Payloads from the real encoder, and a few hand-made edge cases.
+    static func seeds() -> [String: [UInt8]] {
         var seeds = payloads.compactMapValues { try? Array($0.encoded()) }
         seeds["empty"] = []
         seeds["magic-only"] = Array("BATN".utf8)

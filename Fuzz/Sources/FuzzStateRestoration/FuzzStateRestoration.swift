@@ -9,11 +9,11 @@ import FuzzSupport
 // manual scheduler and a recording delegate in place of the GTK application. Whatever
 // decodes must be continued and restored, exactly once, with the `userInfo` it carried.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzStateRestoration(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = Fuzz.bytes(data, size)
-    MainActor.assumeIsolated { restore(Data(bytes)) }
-    return 0
+@main
+enum StateRestorationHarness: FuzzHarness {
+    static func test(_ bytes: [UInt8]) {
+        MainActor.assumeIsolated { restore(Data(bytes)) }
+    }
 }
 
 @MainActor
@@ -39,14 +39,9 @@ private func restore(_ saved: Data) {
     _ = scheduler.runUntilIdle()
 }
 
-@_cdecl("FuzzStateRestoration_main")
-public func fuzzStateRestorationMain(_ argc: Int32, _ argv: Fuzz.Arguments) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzStateRestoration, seeds: StateSeeds.all)
-}
-
-/// Windows as MailComposer saves them (`window-NNN.activity`), and a few broken files.
-enum StateSeeds {
-    static func all() -> [String: [UInt8]] {
+extension StateRestorationHarness {
+    /// Windows as MailComposer saves them (`window-NNN.activity`), and a few broken files.
+    static func seeds() -> [String: [UInt8]] {
         let windows: [String: UserActivityPayload] = [
             "window-000.activity": UserActivityPayload(
                 activityType: "org.example.mail.compose", title: "Draft: Lunch",

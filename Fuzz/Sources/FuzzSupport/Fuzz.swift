@@ -1,25 +1,50 @@
 import CFuzzer
 import Foundation
 
-/// What every harness shares: the oracle that turns a broken invariant into a crash libFuzzer
-/// keeps, the input as bytes, a scratch folder for the decoders that read files, and the seed
-/// writer that makes `Fuzz/Corpus/<harness>/` from the real encoders.
-public enum Fuzz {
-    /// The arguments of `<target>_main`, as C passes them to `main`.
-    public typealias Arguments = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+/// A libFuzzer harness: the `@main` type of one executable target in Fuzz/Sources. Its
+/// `main()` is this protocol's, and SwiftPM links `main` to it (as `<target>_main`), so
+/// libFuzzer's own `main` is not linked and nothing clashes.
+public protocol FuzzHarness {
+    /// Checks one input: a decoder that breaks a promise stops the run through
+    /// ``Fuzz/require(_:_:file:line:)`` or ``Fuzz/fail(_:file:line:)``.
+    static func test(_ input: [UInt8])
 
-    /// Runs libFuzzer on `testOneInput` with the process's arguments, or, when
-    /// `BATON_FUZZ_WRITE_SEEDS` names a folder, writes `seeds()` there and exits (see
-    /// ``writeSeedsIfAsked(_:)``). Each harness calls it from `<target>_main`, the entry point
-    /// SwiftPM links `main` to in an executable target, so libFuzzer's own `main` is not
-    /// linked and nothing clashes.
-    public static func runDriver(_ argc: Int32, _ argv: Arguments,
-                                 _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32,
-                                 seeds: () -> [String: [UInt8]]) -> Int32 {
-        writeSeedsIfAsked(seeds)
-        var argc = argc
-        var argv = argv
-        return LLVMFuzzerRunDriver(&argc, &argv, testOneInput)
+    /// The inputs to start from, by file name, made with the real encoders where there are
+    /// any: `scripts/fuzz.sh --seeds` writes them to `Fuzz/Corpus/<harness>/`.
+    static func seeds() -> [String: [UInt8]]
+}
+
+extension FuzzHarness {
+    /// Runs libFuzzer on ``test(_:)`` with the process's arguments, or, when
+    /// `BATON_FUZZ_WRITE_SEEDS` names a folder, writes ``seeds()`` there and exits.
+    public static func main() {
+        Fuzz.writeSeedsIfAsked(seeds)
+        exit(Fuzz.runDriver(test))
+    }
+}
+
+/// What every harness shares: the oracle that turns a broken invariant into a crash libFuzzer
+/// keeps (and its forms for decoders that throw), the input as bytes, a scratch folder for
+/// the decoders that read files, and the seed writer that makes `Fuzz/Corpus/<harness>/`
+/// from the real encoders.
+public enum Fuzz {
+    /// The harness's `test`, which `LLVMFuzzerTestOneInput` calls (libFuzzer takes a C
+    /// function, which cannot carry it).
+    nonisolated(unsafe) private static var harnessTest: ([UInt8]) -> Void = { _ in }
+
+    /// Runs libFuzzer's driver on `test` with the process's arguments; what it returns is the
+    /// process's exit status.
+    static func runDriver(_ test: @escaping ([UInt8]) -> Void) -> Int32 {
+        harnessTest = test
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        return LLVMFuzzerRunDriver(&argc, &argv, fuzzerTestOneInput)
+    }
+
+    /// One input, from libFuzzer, to the harness's `test`.
+    fileprivate static func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+        harnessTest(bytes(data, size))
+        return 0
     }
 
     /// Stops the run as a crash (SIGABRT, which libFuzzer reports with the input) when a
@@ -120,8 +145,8 @@ public enum Fuzz {
 
     /// When `BATON_FUZZ_WRITE_SEEDS` names a folder, writes `seeds()` there, one file per
     /// name, and exits: `scripts/fuzz.sh --seeds` makes the committed corpora this way.
-    /// ``runDriver(_:_:_:seeds:)`` calls it before libFuzzer starts.
-    private static func writeSeedsIfAsked(_ seeds: () -> [String: [UInt8]]) {
+    /// ``FuzzHarness/main()`` calls it before libFuzzer starts.
+    static func writeSeedsIfAsked(_ seeds: () -> [String: [UInt8]]) {
         guard let folder = ProcessInfo.processInfo.environment["BATON_FUZZ_WRITE_SEEDS"] else { return }
         let directory = URL(fileURLWithPath: folder, isDirectory: true)
         do {
@@ -134,4 +159,10 @@ public enum Fuzz {
         }
         exit(0)
     }
+}
+
+/// libFuzzer's callback, under the name its runtime links against.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    Fuzz.testOneInput(data, size)
 }
