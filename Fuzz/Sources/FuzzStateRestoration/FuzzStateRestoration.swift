@@ -33,8 +33,10 @@ private func restore(_ saved: Data) {
     Fuzz.require(delegate.calls == [.willContinue(payload.activityType), .didContinue(payload.activityType)],
                  "the restore went \(delegate.calls), not willContinue then continue")
     Fuzz.require(window.restored.count == 1, "the window was restored \(window.restored.count) times")
-    let saved = Fuzz.orFail("a restored activity cannot be saved again") { try (activity.payload.encoded(), payload.encoded()) }
-    Fuzz.require(saved.0 == saved.1, "the restored activity does not save as it was saved")
+    let (restored, original) = Fuzz.orFail("a restored activity cannot be saved again") {
+        try (activity.payload.encoded(), payload.encoded())
+    }
+    Fuzz.require(restored == original, "the restored activity does not save as it was saved")
     activity.invalidate()
     _ = scheduler.runUntilIdle()
 }
