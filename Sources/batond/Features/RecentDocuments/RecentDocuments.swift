@@ -38,6 +38,8 @@ final class RecentDocuments {
     private let windows = ActiveWindowWatcher()
     private var monitor: UnsafeMutableRawPointer?
     private var lastError: String?
+    /// The entries of the list's last good reading, kept while it cannot be read.
+    private var lastEntries: [RecentList.Entry] = []
     private var refreshPending: guint = 0
 
     init(logger: Logger, listFile: URL = RecentList.standardFile) {
@@ -98,21 +100,25 @@ final class RecentDocuments {
         current = chosen.map { ($0, ListingID.make()) }
         if let chosen {
             logger.info("offering a document from the recent list, used in \(chosen.program ?? chosen.appName)")
+        } else {
+            logger.info("offering no document from the recent list")
         }
         onChange()
     }
 
+    /// The list's entries; while it cannot be read (half written by an app that rewrites it
+    /// in place, over the size limit, a link, not XML), those of its last good reading, so a
+    /// list caught mid-write changes nothing. A list that is gone is empty.
     private func readList() -> [RecentList.Entry] {
         do {
-            let list = try RecentList.read(listFile)
+            lastEntries = try RecentList.read(listFile).entries
             lastError = nil
-            return list.entries
         } catch {
             let said = "\(error)"
             if said != lastError { logger.notice("\(said)") }
             lastError = said
-            return []
         }
+        return lastEntries
     }
 
     /// The offer's summary: the file's name and the app's ("report.pdf — Document Viewer").
