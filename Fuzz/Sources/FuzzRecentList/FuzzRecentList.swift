@@ -92,6 +92,10 @@ enum RecentListSeeds {
                                                              mime: "text/plain")),
             // An empty file: a list cut to be written again in place, not an empty list.
             "empty-file.xbel": "",
+            // Found by this harness: a host with a path that cannot be unescaped; GLib handed the
+            // host back with no path, and it was never freed.
+            "host-with-broken-escape.xbel": list(bookmark("emho//person/Docs/report%E\u{0}4%80.txt", app: "gedit", exec: "gedit %u",
+                                                         mime: "text/plain")),
             "truncated.xbel": String(list(evince).prefix(300)),
         ]
         return files.mapValues { Array($0.utf8) }

@@ -83,4 +83,22 @@ final class RecentDocumentWaylandTests: ServiceTestCase {
         XCTAssertEqual(try offered(), [])
         XCTAssertTrue(gedit?.isRunning == true, "gedit still runs")
     }
+
+    func testGNOMETextEditorsOwnListIsRead() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/gnome-text-editor")
+                          && !((try? FileManager.default.destinationOfSymbolicLink(atPath: "/usr/bin/gnome-text-editor")) ?? "")
+                            .contains("alternatives"),
+                          "GNOME Text Editor is missing (scripts/setup.sh installs it)")
+        let desktop = try XCTUnwrap(desktop)
+        let file = home.appendingPathComponent("Docs/plan.md")
+        try "# Plans for Friday\n".write(to: file, atomically: true, encoding: .utf8)
+        gedit = try session.start(URL(fileURLWithPath: "/usr/bin/gnome-text-editor"), ["--standalone", file.path],
+                                  name: "gnome-text-editor")
+        XCTAssertTrue(waitUntil(timeout: 20) { try !desktop.windows(pid: nil) { $0.contains("plan.md") }.isEmpty },
+                      "GNOME Text Editor shows its window on sway: \(gedit?.log.suffix(1500) ?? "")")
+        XCTAssertTrue(waitUntil(timeout: 20) { try self.offered().contains("plan.md — gnome-text-editor") },
+                      "batond offers the file from GNOME Text Editor's own list: \((try? offered()) ?? []) \(batond.log.suffix(1500))")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: session.dataHome.appendingPathComponent("recently-used.xbel").path),
+                       "GNOME Text Editor 43 keeps its files out of GTK's shared list")
+    }
 }

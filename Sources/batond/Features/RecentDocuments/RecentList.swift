@@ -56,6 +56,13 @@ struct RecentList: Equatable, Sendable {
 
     /// The list's file: `recently-used.xbel` in `$XDG_DATA_HOME`.
     static var standardFile: URL { XDGDirectories.dataHome.appendingPathComponent("recently-used.xbel") }
+    /// GNOME Text Editor's own list, in the same format: `org.gnome.TextEditor/recently-used.xbel`
+    /// in `$XDG_DATA_HOME` (version 43 never writes the shared one).
+    static var textEditorFile: URL {
+        XDGDirectories.dataHome.appendingPathComponent("org.gnome.TextEditor/recently-used.xbel")
+    }
+    /// The lists batond reads: the shared one and GNOME Text Editor's.
+    static var standardFiles: [URL] { [standardFile, textEditorFile] }
 
     /// Reads the list at `url`, checking each file against the folder `home`.
     ///
@@ -109,8 +116,10 @@ struct RecentList: Equatable, Sendable {
         if g_bookmark_file_get_is_private(bookmarks, uri, &error) != 0 { return nil }
         g_clear_error(&error)
         var hostname: UnsafeMutablePointer<CChar>?
+        // GLib may hand the host back even when the path cannot be read ("file://host/%E"): it is freed either way.
+        defer { g_free(hostname) }
         guard let filename = g_filename_from_uri(uri, &hostname, &error) else { return nil }
-        defer { g_free(filename); g_free(hostname) }
+        defer { g_free(filename) }
         if let hostname, String(cString: hostname) != "localhost" { return nil }
         let path = String(cString: filename)
         guard isInsideVisibleFolder(path, of: home) else { return nil }
