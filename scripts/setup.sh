@@ -31,6 +31,7 @@ packages=(
     chromium            # a real browser with the Baton extension for the web page tests
     firefox-esr         # the same tests in Firefox: ESR loads the unsigned extension (release Firefox would not)
     gedit               # a real app that does not adopt Baton, for the recent documents' two-device test
+    gnome-text-editor   # a real app with a recent list of its own (org.gnome.TextEditor/recently-used.xbel)
     kdeconnect          # two real kdeconnectd (one a phone) for the phone tests (Qt and KDE Frameworks: ~37 MB)
     iptables            # two home routers (masquerade, nothing in) for the relay test across NATs
     dbus-user-session   # the user dbus.socket that systemd-analyze verify --user needs for batond's unit
