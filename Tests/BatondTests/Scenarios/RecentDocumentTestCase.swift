@@ -150,7 +150,7 @@ class RecentDocumentTestCase: TwoDesktopTestCase {
         let search = Process()
         search.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
         search.arguments = ["search", "--name", name]
-        search.environment = ["DISPLAY": display]
+        search.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) { $1 }
         let output = Pipe()
         search.standardOutput = output
         search.standardError = FileHandle.nullDevice

@@ -32,6 +32,9 @@ final class RecentDocuments {
     var onChange: () -> Void = {}
     /// Whether the person allows offering recent documents.
     var isEnabled: () -> Bool = { true }
+    /// Whether an entry is of an app that adopts Baton, running now: its own activity speaks
+    /// for it, so its entries (BatonGtk's apps write theirs too) are never offered from here.
+    var isOfAdoptingApp: (RecentList.Entry) -> Bool = { _ in false }
 
     private let logger: Logger
     private let listFile: URL
@@ -106,7 +109,7 @@ final class RecentDocuments {
         do {
             let list = try RecentList.read(listFile)
             lastError = nil
-            return list.entries
+            return list.entries.filter { !isOfAdoptingApp($0) }
         } catch {
             let said = "\(error)"
             if said != lastError { logger.notice("\(said)") }
