@@ -35,6 +35,7 @@ final class RecentDocumentActiveWindowTests: RecentDocumentTestCase {
         let pdf = try writePDF("report.pdf", in: folderOnlyOnA)
         let notes = try writeText("notes.txt", in: folderOnlyOnA)
         let evince = try openOnA(pdf, in: "evince")
+        waitForTheNextSecond()
         let gedit = try openOnA(notes, in: "gedit")
         let evinceWindow = try window(of: evince.pid, titled: "report.pdf")
         let geditWindow = try window(of: gedit.pid, titled: "notes.txt")

@@ -110,6 +110,13 @@ class RecentDocumentTestCase: TwoDesktopTestCase {
         return child
     }
 
+    /// Waits until the clock is in the next second: the recent list's times are read to the
+    /// second, so a document opened after this one is newer, not tied with it.
+    func waitForTheNextSecond() {
+        let second = Date().timeIntervalSince1970.rounded(.down)
+        while Date().timeIntervalSince1970 < second + 1 { usleep(20_000) }
+    }
+
     /// The titles B lists from A.
     func offersFromA() throws -> [String] {
         try devices.b.activities().filter { $0["device"] as? String == "alpha" }.compactMap { $0["title"] as? String }
