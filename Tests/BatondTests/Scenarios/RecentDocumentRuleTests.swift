@@ -3,9 +3,9 @@ import ServiceFixtures
 import XCTest
 
 /// What the recent list never offers, with real gedit on A and a paired B: an entry marked
-/// private, a file under a hidden folder. Each test has a control, a document that is offered
-/// in the same setting, to show the wait for the one that must not be was long enough for it
-/// to show.
+/// private, a file under a hidden folder, the documents of an app the person blocked. Each
+/// test has a control, a document that is offered in the same setting, to show the wait for
+/// the one that must not be was long enough for it to show.
 final class RecentDocumentRuleTests: RecentDocumentTestCase {
     /// How long a document that must not be offered is watched for: longer than the
     /// control's offer takes to show on B.
@@ -69,5 +69,21 @@ final class RecentDocumentRuleTests: RecentDocumentTestCase {
         try openOnA(hidden, in: "gedit")
         expectNeverListed("notes.txt — gedit", for: quietPeriod, "a file under a hidden folder is never offered")
         XCTAssertEqual(try offersFromA(), ["plans.txt — gedit"])
+    }
+
+    func testTheDocumentOfABlockedAppIsNotOffered() throws {
+        try devices.pair()
+        let blocked = try devices.a.baton(["settings", "app", "gedit", "block"])
+        XCTAssertEqual(blocked.status, 0, blocked.errorOutput)
+        let file = try writeText("notes.txt", in: folderOnlyOnA)
+        try openOnA(file, in: "gedit")
+        expectNeverListed("notes.txt — gedit", for: quietPeriod, "a blocked app's document is never offered")
+
+        // The control: gedit allowed again, the same document is offered.
+        let start = Date()
+        let allowed = try devices.a.baton(["settings", "app", "gedit", "allow"])
+        XCTAssertEqual(allowed.status, 0, allowed.errorOutput)
+        waitForOffer("notes.txt — gedit", timeout: 10, "allowed again, gedit's document is offered")
+        XCTAssertLessThan(Date().timeIntervalSince(start), quietPeriod, "the wait above was long enough for it to show")
     }
 }
