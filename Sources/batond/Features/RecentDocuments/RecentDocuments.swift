@@ -26,15 +26,16 @@ final class RecentDocuments {
     /// document's MIME type.
     static let appKey = "app", programKey = "program", mimeTypeKey = "mimeType"
 
+    /// Whether an entry is of an app that adopts Baton, running now: its own activity speaks
+    /// for it, so its entries (BatonGtk's apps write theirs too) are never offered from here.
+    var isOfAdoptingApp: (RecentList.Entry) -> Bool = { _ in false }
+
     /// The document offered, if any.
     private(set) var current: (entry: RecentList.Entry, listingID: String)?
     /// Runs when ``current`` changes.
     var onChange: () -> Void = {}
     /// Whether the person allows offering recent documents.
     var isEnabled: () -> Bool = { true }
-    /// Whether an entry is of an app that adopts Baton, running now: its own activity speaks
-    /// for it, so its entries (BatonGtk's apps write theirs too) are never offered from here.
-    var isOfAdoptingApp: (RecentList.Entry) -> Bool = { _ in false }
 
     private let logger: Logger
     private let listFile: URL
