@@ -25,9 +25,6 @@ final class RecentDocumentActiveWindowTests: RecentDocumentTestCase {
         try desktopOfA.xdotool(["windowactivate", "--sync", window])
     }
 
-    /// The pid of the gedit that shows A's documents (a second `gedit` passes its file to it).
-    private var geditPID: Int32? { started.first { $0.logURL.lastPathComponent.hasPrefix("gedit") }?.pid }
-
     func testTheDocumentOfTheActiveWindowIsOfferedNotTheOneOpenedLast() throws {
         try requireEvince()
         try devices.pair()
@@ -70,6 +67,8 @@ final class RecentDocumentActiveWindowTests: RecentDocumentTestCase {
         try activate(editorWindow)
         XCTAssertTrue(waitUntil(timeout: 20) { try self.offersFromA() == ["report.md"] },
                       "B lists TextEditor's activity from A: \(String(describing: try? offersFromA()))")
+        let offer = try devices.b.activities().first { $0["device"] as? String == "alpha" }
+        XCTAssertEqual(offer?["app-id"] as? String, "org.example.TextEditor")
         XCTAssertTrue(waitUntil(timeout: 5) { try self.recentDocumentsOfA().isEmpty },
                       "A offers no document from its recent list: \(String(describing: try? recentDocumentsOfA()))")
 
