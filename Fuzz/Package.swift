@@ -2,9 +2,12 @@
 import PackageDescription
 
 // libFuzzer harnesses for every decoder that reads outside input: a separate package so the
-// main build stays free of them. Each executable target is one harness: its
-// `LLVMFuzzerTestOneInput` takes one input, and its `<target>_main`, the entry point SwiftPM
-// links `main` to, runs libFuzzer's driver (declared by CFuzzer). Build and run with
+// main build stays free of them. Each executable target is one harness: its `@main` type is a
+// `FuzzHarness` (FuzzSupport), whose `test` takes one input and whose `seeds` make its corpus;
+// the protocol's `main`, the entry point SwiftPM links `main` to (`<target>_main`), runs
+// libFuzzer's driver (declared by CFuzzer) or writes the seeds when asked. What every harness
+// checks the same way is FuzzSupport's too: `Fuzz.refused(as:_:_:)`, a decoder throws only
+// its own errors; `Fuzz.orFail(_:_:)`, what must not throw. Build and run with
 // `scripts/fuzz.sh [SECONDS]`, which builds with
 //
 //     swift build --package-path Fuzz -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library

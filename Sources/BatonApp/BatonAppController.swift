@@ -312,6 +312,7 @@ final class BatonAppController {
     func rename(_ name: String) { run(.setDeviceName(name)) { _ in } }
     func setHandoff(_ on: Bool) { run(.setHandoff(on)) { _ in } }
     func setQuiet(_ quiet: Bool) { run(.setNotifications(quiet ? "quiet" : "on")) { _ in } }
+    func setRecentDocuments(_ on: Bool) { run(.setRecentDocuments(on)) { _ in } }
     func setBlocked(device id: String, _ blocked: Bool) { run(.setDeviceBlocked(id, blocked)) { _ in } }
     func setBlocked(app appID: String, _ blocked: Bool) { run(.setAppBlocked(appID, blocked)) { _ in } }
 

@@ -33,6 +33,7 @@ struct DoctorWords {
         case "notifications": (title, severity, fix) = ("Notifications", .warning, nil)
         case "settings": (title, severity, fix) = ("Handoff", .warning, ("_Turn On Handoff…", "device"))
         case "syncthing": (title, severity, fix) = ("Documents Through Syncthing", .warning, nil)
+        case "recent documents": (title, severity, fix) = ("Documents From Other Apps", .warning, nil)
         case "domains": (title, severity, fix) = ("Web Pages That Open in Apps", .developer, nil)
         default:
             if name.hasPrefix("device ") {

@@ -19,8 +19,7 @@ final class MainWindow: ApplicationWindow {
 
     let stack: Rows.Widget = adw_view_stack_new()!
     private let toasts: Rows.Widget = adw_toast_overlay_new()!
-    /// The toast on screen, if any: the next one replaces it.
-    private var toast: OpaquePointer?
+    private lazy var toast = ToastSlot(overlay: toasts)
     /// Each page's slot: a box whose one child is the page's current content.
     private var slots: [String: Rows.Widget] = [:]
 
@@ -82,25 +81,13 @@ final class MainWindow: ApplicationWindow {
 
     /// Takes down the toast on screen, if any.
     func dismissToast() {
-        guard let toast else { return }
-        adw_toast_dismiss(toast)
-        g_object_unref(UnsafeMutableRawPointer(toast))
-        self.toast = nil
+        toast.dismiss()
     }
 
     /// Shows `text` in a toast, in place of the one shown before; with `button`, a button
     /// that runs the app action it names (`"app.cancel-continue"`), and the toast stays until
     /// it is replaced or dismissed.
     func showToast(_ text: String, button: (label: String, action: String)? = nil) {
-        dismissToast()
-        let new = adw_toast_new(Rows.escaped(text))
-        if let button {
-            adw_toast_set_button_label(new, button.label)
-            adw_toast_set_action_name(new, button.action)
-            adw_toast_set_timeout(new, 0)
-        }
-        g_object_ref(UnsafeMutableRawPointer(new))
-        toast = new
-        adw_toast_overlay_add_toast(baton_adw_toast_overlay(toasts), new)
+        toast.show(text, button: button)
     }
 }

@@ -11,6 +11,10 @@ struct Pages {
     let service: ServiceClient
     let controller: BatonAppController
 
+    /// The activity type of a document from another device's recent list (batond's
+    /// `RecentDocuments.activityType`): no app claims it, batond opens it itself.
+    static let recentDocumentType = "org.baton.recent-document"
+
     /// The first button a person would press on a page (Pair, Continue), to give it focus.
     private(set) var firstAction: [String: Rows.Widget] = [:]
     /// What each page was last built from: a page whose records did not change is left as
@@ -40,13 +44,16 @@ struct Pages {
             built.insert(name)
         }
         place("device", [service.status["device-name"], service.status["device-id"], service.status["listen"],
-                         service.settings["handoff"], service.settings["notifications"], service.settings["name-fixed"]]) {
+                         service.settings["handoff"], service.settings["notifications"], service.settings["name-fixed"],
+                         service.settings["recent-documents"]]) {
             $0.thisDevice()
         }
         place("devices", [.dictionaries(service.devices), service.settings["blocked-devices"]]) { $0.devices() }
         place("offers", [.dictionaries(offers), .dictionaries(service.apps), .dictionaries(service.devices),
                          service.settings["blocked-devices"], service.settings["handoff"]]) { $0.offers() }
-        place("apps", [.dictionaries(service.apps), service.settings["blocked-apps"]]) { $0.apps() }
+        place("apps", [.dictionaries(service.apps), service.settings["blocked-apps"], service.settings["recent-documents"]]) {
+            $0.apps()
+        }
         place("doctor", [.dictionaries(service.diagnosis)]) { $0.doctor() }
         return built
     }
@@ -83,6 +90,11 @@ struct Pages {
         let quietRow = Rows.row("Notify About Offers", subtitle: "Show a notification when another device offers something to continue",
                                 in: handoff)
         Rows.suffix(Rows.toggle(!quiet) { [controller] value in controller.setQuiet(!value) }, to: quietRow, activatedByRow: true)
+        let recent = service.settings["recent-documents"]?.bool ?? true
+        let recentRow = Rows.row("Documents From Other Apps",
+                                 subtitle: "Offer the document open in apps that don’t support Handoff", in: handoff)
+        Rows.suffix(Rows.toggle(recent) { [controller] value in controller.setRecentDocuments(value) }, to: recentRow,
+                    activatedByRow: true)
         return page
     }
 
@@ -148,16 +160,23 @@ struct Pages {
             let type = record["type"]?.string ?? ""
             let claimant = service.apps.first { ($0["activity-types"]?.strings ?? []).contains(type) }
             let hasPage = record["webpage-url"]?.string != nil
+            // A document from the other device's recent list: batond opens it in an app of this
+            // one's for its type, shown by the same app's icon where this device's list names it.
+            let isRecentDocument = type == Self.recentDocumentType
             let from = "From \(record["device"]?.string ?? "another device")"
             // No type id is ever shown: an offer without a title is named by what opens it.
-            let title = record["title"]?.string ?? claimant?["name"]?.string ?? (hasPage ? "A web page" : "An activity")
-            guard claimant != nil || hasPage else {
+            let title = record["title"]?.string ?? claimant?["name"]?.string
+                ?? (hasPage ? "A web page" : isRecentDocument ? "A document" : "An activity")
+            guard claimant != nil || hasPage || isRecentDocument else {
                 Rows.row(title, subtitle: "\(from) · No app on this computer can open this", icon: "action-unavailable-symbolic",
                          in: group)
                 continue
             }
-            let label = claimant == nil ? "_Open in Browser" : "_Continue"
-            let row = Rows.row(title, subtitle: from, icon: claimant?["icon"]?.string ?? "web-browser-symbolic", in: group)
+            let label = claimant == nil && !isRecentDocument ? "_Open in Browser" : "_Continue"
+            let sameApp = service.apps.first { $0["source"]?.string == "recent list" && $0["app-id"] == record["app-id"] }
+            let icon = claimant?["icon"]?.string
+                ?? (isRecentDocument ? sameApp?["icon"]?.string ?? "text-x-generic" : "web-browser-symbolic")
+            let row = Rows.row(title, subtitle: from, icon: icon, in: group)
             let device = record["device"]?.string ?? "the other device"
             let button = Rows.button(label, classes: ["suggested-action"]) { [controller] in
                 controller.continueOffer(id, title: title, device: device)
@@ -207,14 +226,19 @@ struct Pages {
     }
 
     /// Each app by its name and what it continues, in words ("Mail drafts and messages"),
-    /// with its icon at 32 pixels and a switch labelled "Hand Off".
+    /// with its icon at 32 pixels and a switch labelled "Hand Off"; then the apps of the
+    /// desktop's recent list, whose open document is offered, each with the same switch.
     private func apps() -> Rows.Widget {
         let page = Rows.page()
         let blocked = Set(service.settings["blocked-apps"]?.strings ?? [])
-        let group = Rows.group("Apps", description: "What these apps are doing can continue on your other devices. "
+        let (recentApps, adopting) = service.apps.reduce(into: ([[String: BusValue]](), [[String: BusValue]]())) { lists, record in
+            if record["source"]?.string == "recent list" { lists.0.append(record) } else { lists.1.append(record) }
+        }
+        let group = Rows.group("Apps", description: adopting.isEmpty ? "No app on this computer supports Handoff yet."
+                               : "What these apps are doing can continue on your other devices. "
                                + "Turn one off, and what it is doing is never offered.", in: page)
         var seen = Set<String>()
-        for record in service.apps {
+        for record in adopting {
             guard let appID = record["app-id"]?.string, seen.insert(appID).inserted else { continue }
             let continues = record["continues"]?.string ?? "What it is doing, on your other devices"
             let name = record["name"]?.string ?? appID
@@ -230,7 +254,33 @@ struct Pages {
                 controller.setBlocked(app: appID, !offered)
             }, to: row, activatedByRow: true)
         }
+        if !recentApps.isEmpty { recentListApps(recentApps, blocked: blocked, in: page) }
         return page
+    }
+
+    /// The apps that don't support Handoff but keep the desktop's list of recent documents:
+    /// the document open in one is offered, unless the person turned it off (for that app, or
+    /// on the This Device page for all of them).
+    private func recentListApps(_ records: [[String: BusValue]], blocked: Set<String>, in page: Rows.Widget) {
+        let on = service.settings["recent-documents"]?.bool ?? true
+        let group = Rows.group("Documents From Other Apps", description: on
+            ? "These apps don’t support Handoff, but the document open in one of them is offered to your other devices. "
+                + "Turn one off, and its documents are never offered."
+            : "Offering the document open in these apps is turned off on the This Device page.", in: page)
+        for record in records {
+            guard let program = record["app-id"]?.string else { continue }
+            let row = Rows.row(record["name"]?.string ?? program, subtitle: "The document open in it", in: group)
+            adw_action_row_add_prefix(baton_adw_action_row(row),
+                                      Rows.iconImage(record["icon"]?.string ?? "application-x-executable", size: 32))
+            let label = gtk_label_new("Hand Off")!
+            gtk_widget_add_css_class(label, "dim-label")
+            Rows.suffix(label, to: row)
+            let toggle = Rows.toggle(!blocked.contains(program)) { [controller] offered in
+                controller.setBlocked(app: program, !offered)
+            }
+            gtk_widget_set_sensitive(toggle, on ? 1 : 0)
+            Rows.suffix(toggle, to: row, activatedByRow: true)
+        }
     }
 
     /// The checks in plain words: what needs the person's attention first, in the warning

@@ -163,6 +163,12 @@ extension DaemonCall where Reply == Void {
         DaemonCall(method: "SetHandoff", arguments: [.bool(on)]) { _ in }
     }
 
+    /// `SetRecentDocuments(b on)`: whether the document open in an app that does not adopt
+    /// Baton, from the desktop's recent list, is offered.
+    package static func setRecentDocuments(_ on: Bool) -> Self {
+        DaemonCall(method: "SetRecentDocuments", arguments: [.bool(on)]) { _ in }
+    }
+
     /// `SetNotifications(s mode)`: `on` or `quiet` (batond refuses anything else).
     package static func setNotifications(_ mode: String) -> Self {
         DaemonCall(method: "SetNotifications", arguments: [.string(mode)]) { _ in }

@@ -15,8 +15,16 @@ struct ActivitiesCommand: ParsableCommand {
             guard !records.isEmpty else { return print("No activities.") }
             TextTable.print(header: ["ID", "TYPE", "TITLE", "APP", "FROM"], rows: records.map { record in
                 [record["id"]?.string ?? "", record["type"]?.string ?? "", record["title"]?.string ?? "",
-                 record["app-id"]?.string ?? "-", record["device"]?.string ?? ""]
+                 record["app-id"]?.string ?? "-", Self.from(record)]
             })
         }
+    }
+
+    /// Where an activity comes from: its device, and for this device's document of the
+    /// desktop's recent list, that list and the app it is open in.
+    static func from(_ record: [String: BusValue]) -> String {
+        let device = record["device"]?.string ?? ""
+        guard record["source"]?.string == "recent list" else { return device }
+        return "\(device), from the recent list, used in \(record["app-id"]?.string ?? "an app")"
     }
 }

@@ -13,7 +13,9 @@ struct AppsCommand: ParsableCommand {
             before installed and unverified apps. Running apps verified for a type come first, \
             the most recently active first. A document app's entry also says which activity \
             type its documents of each MIME type carry (X-Baton-DocumentTypes; document-types \
-            in --json).
+            in --json). Then the apps the desktop's recent list names (STATE "recent list", by \
+            the program they run): the document open in one may be offered, unless it is \
+            blocked (baton settings app PROGRAM block) or recent documents are off.
             """)
 
     @OptionGroup var output: OutputOptions
@@ -26,7 +28,9 @@ struct AppsCommand: ParsableCommand {
             let header = ["APP", "TEAM", "STATE", "VERIFIED", "ACTIVITY TYPES", "VERIFICATION"]
             TextTable.print(header: header, rows: records.map { record in
                 let running = record["running"]?.bool == true
-                let state = running ? "running" + (record["pid"]?.integer.map { " (pid \($0))" } ?? "") : "installed"
+                let fromRecentList = record["source"]?.string == "recent list"
+                let state = running ? "running" + (record["pid"]?.integer.map { " (pid \($0))" } ?? "")
+                    : fromRecentList ? "recent list" : "installed"
                 let verified = running ? (record["verified"]?.bool == true ? "yes" : "no") : "-"
                 return [record["app-id"]?.string ?? "", record["team-id"]?.string ?? "", state, verified,
                         (record["activity-types"]?.strings ?? []).joined(separator: ", "),

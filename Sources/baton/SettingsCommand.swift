@@ -11,20 +11,23 @@ struct SettingsCommand: ParsableCommand {
               baton settings name NAME                 this device's name, as other devices show it
               baton settings handoff on|off            off: nothing is offered, other devices' offers are hidden
               baton settings notifications on|quiet    quiet: offers are listed, never notified
+              baton settings recent-documents on|off   off: the document open in an app that does not
+                                                       adopt Baton (from the recent list) is not offered
               baton settings device DEVICE block|allow a paired device (name, id or start of an id)
-              baton settings app APP-ID block|allow    a blocked app's activities are never offered
+              baton settings app APP-ID block|allow    a blocked app's activities are never offered (an app
+                                                       of the recent list by its program: app gedit block)
             """)
 
-    @Argument(help: ArgumentHelp("name, handoff, notifications, device or app, then its value.", valueName: "setting"))
+    @Argument(help: ArgumentHelp("name, handoff, notifications, recent-documents, device or app, then its value.", valueName: "setting"))
     var words: [String] = []
 
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard let first = words.first else { return }
-        let expected = ["name": 2, "handoff": 2, "notifications": 2, "device": 3, "app": 3]
+        let expected = ["name": 2, "handoff": 2, "notifications": 2, "recent-documents": 2, "device": 3, "app": 3]
         guard let count = expected[first] else {
-            throw ValidationError("unknown setting \(first.debugDescription): name, handoff, notifications, device or app")
+            throw ValidationError("unknown setting \(first.debugDescription): name, handoff, notifications, recent-documents, device or app")
         }
         guard words.count == count else {
             throw ValidationError(count == 2 ? "baton settings \(first) takes one value" : "baton settings \(first) NAME block|allow")
@@ -42,6 +45,7 @@ struct SettingsCommand: ParsableCommand {
             print("Name:           \(TerminalText.printable(settings["name"]?.string ?? ""))\(fixed)")
             print("Handoff:        \(settings["handoff"]?.bool == false ? "off" : "on")")
             print("Notifications:  \(settings["notifications"]?.string ?? "on")")
+            print("Recent documents: \(settings["recent-documents"]?.bool == false ? "off" : "on") (the document open in apps that do not adopt Baton, from the recent list)")
             let devices = settings["blocked-devices"]?.strings ?? []
             let apps = settings["blocked-apps"]?.strings ?? []
             print("Blocked devices: \(devices.isEmpty ? "none" : devices.joined(separator: ", "))")
@@ -61,6 +65,11 @@ struct SettingsCommand: ParsableCommand {
             return .setHandoff(value == "on")
         case "notifications":
             return .setNotifications(value)
+        case "recent-documents":
+            guard ["on", "off"].contains(value) else {
+                throw CommandFailure("recent-documents is on or off, not \(value.debugDescription)")
+            }
+            return .setRecentDocuments(value == "on")
         default:
             guard ["block", "allow"].contains(value) else {
                 throw CommandFailure("a \(setting) is blocked or allowed (block or allow), not \(value.debugDescription)")

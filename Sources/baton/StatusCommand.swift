@@ -24,6 +24,15 @@ struct StatusCommand: ParsableCommand {
             print("phones: \(phones.isEmpty ? "none" : phones.map(TerminalText.printable).joined(separator: ", "))")
             print("registered apps: \(status["apps"]?.integer ?? 0)")
             print("activities: \(status["activities"]?.integer ?? 0)")
+            if let offered = status["offered"]?.dictionary {
+                let title = TerminalText.printable(offered["title"]?.string ?? "")
+                let app = TerminalText.printable(offered["app-id"]?.string ?? "")
+                print(offered["source"]?.string == "recent list"
+                      ? "offered to paired devices: \(title), a document from the recent list, used in \(app)"
+                      : "offered to paired devices: \(title.isEmpty ? "(untitled)" : title), from \(app)")
+            } else {
+                print("offered to paired devices: nothing")
+            }
             guard let current = status["current"]?.dictionary else { return print("current activity: none") }
             let text = { (key: String) in TerminalText.printable(current[key]?.string ?? "") }
             let title = text("title")

@@ -55,18 +55,9 @@ public final class HeadlessChromium {
     /// Installs the host's shipped desktop entry and Chromium's native messaging manifest,
     /// with `@bindir@` the folder of the built products.
     public static func installHost(in session: ServiceSession) throws {
-        let bindir = ServiceSession.productsFolder.path
-        let entry = try String(contentsOf: sourceRoot.appendingPathComponent(
-            "Sources/BatonBrowserHost/Resources/org.baton.BrowserHost.desktop"), encoding: .utf8)
-        try entry.replacingOccurrences(of: "@bindir@", with: bindir)
-            .write(to: session.dataHome.appendingPathComponent("applications/org.baton.BrowserHost.desktop"),
-                   atomically: true, encoding: .utf8)
-        let hosts = session.root.appendingPathComponent("config/chromium/NativeMessagingHosts", isDirectory: true)
-        try FileManager.default.createDirectory(at: hosts, withIntermediateDirectories: true)
-        let manifest = try String(contentsOf: sourceRoot.appendingPathComponent(
-            "Browser/native-messaging/chromium/org.baton.browser_host.json"), encoding: .utf8)
-        try manifest.replacingOccurrences(of: "@bindir@", with: bindir)
-            .write(to: hosts.appendingPathComponent("org.baton.browser_host.json"), atomically: true, encoding: .utf8)
+        try BrowserHostInstallation.install(
+            in: session, manifest: "Browser/native-messaging/chromium/org.baton.browser_host.json",
+            folder: session.root.appendingPathComponent("config/chromium/NativeMessagingHosts", isDirectory: true))
     }
 
     /// The DevTools port, once Chromium wrote it.
@@ -107,7 +98,7 @@ public final class HeadlessChromium {
     }
 
     /// The target id of the page tab showing `url`.
-    public func target(showing url: String) throws -> String? {
+    public func tab(showing url: String) throws -> String? {
         let answer = try LoopbackHTTP.request("GET", port: try devToolsPort(), path: "/json/list")
         let targets = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [[String: Any]] ?? []
         return targets.first { $0["type"] as? String == "page" && $0["url"] as? String == url }?["id"] as? String

@@ -56,18 +56,10 @@ public final class HeadlessFirefox {
     /// `home`'s `.mozilla/native-messaging-hosts/` (Firefox reads `HOME`), with `@bindir@` the
     /// folder of the built products and `@gecko_id@` the extension's id.
     public static func installHost(in session: ServiceSession, home: URL, extensionID: String) throws {
-        let bindir = ServiceSession.productsFolder.path
-        let entry = try String(contentsOf: sourceRoot.appendingPathComponent(
-            "Sources/BatonBrowserHost/Resources/org.baton.BrowserHost.desktop"), encoding: .utf8)
-        try entry.replacingOccurrences(of: "@bindir@", with: bindir)
-            .write(to: session.dataHome.appendingPathComponent("applications/org.baton.BrowserHost.desktop"),
-                   atomically: true, encoding: .utf8)
-        let hosts = home.appendingPathComponent(".mozilla/native-messaging-hosts", isDirectory: true)
-        try FileManager.default.createDirectory(at: hosts, withIntermediateDirectories: true)
-        let manifest = try String(contentsOf: sourceRoot.appendingPathComponent(
-            "Browser/native-messaging/firefox/org.baton.browser_host.json"), encoding: .utf8)
-        try manifest.replacingOccurrences(of: "@bindir@", with: bindir).replacingOccurrences(of: "@gecko_id@", with: extensionID)
-            .write(to: hosts.appendingPathComponent("org.baton.browser_host.json"), atomically: true, encoding: .utf8)
+        try BrowserHostInstallation.install(
+            in: session, manifest: "Browser/native-messaging/firefox/org.baton.browser_host.json",
+            folder: home.appendingPathComponent(".mozilla/native-messaging-hosts", isDirectory: true),
+            substitutions: ["@gecko_id@": extensionID])
     }
 
     /// Makes `profile` a test profile with the extension, as `id`, unpacked in its

@@ -20,54 +20,28 @@ struct CommandFailure: Error, CustomStringConvertible {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzActivityFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let file = Fuzz.scratchFile("activity.json", holding: Fuzz.bytes(data, size))
-    let activity: ActivityFile
-    do {
-        activity = try ActivityFile.load(file.path)
-    } catch is CommandFailure {
-        return 0
-    } catch {
-        Fuzz.fail("loading threw \(type(of: error)), not a CommandFailure")
+@main
+enum ActivityFileHarness: FuzzHarness {
+    static func test(_ input: [UInt8]) {
+        let file = Fuzz.scratchFile("activity.json", holding: input)
+        guard let activity = Fuzz.refused(as: CommandFailure.self, "loading", { try ActivityFile.load(file.path) })
+        else { return }
+        _ = activity.options
+        guard let bytes = Fuzz.refused(as: CommandFailure.self, "encoding", { try activity.encodedPayload() }) else { return }
+        Fuzz.orFail("the file's payload does not decode") {
+            let payload = try UserActivityPayload(decoding: Data(bytes))
+            Fuzz.require(payload.activityType == activity.type && payload.title == activity.title
+                         && payload.webpageURL?.absoluteString == activity.webpageURL.flatMap { URL(string: $0)?.absoluteString },
+                         "the payload is not the file's activity")
+            Fuzz.require(try payload.encoded() == Data(bytes), "the file's payload does not decode to itself")
+        }
     }
-    _ = activity.options
-    let bytes: [UInt8]
-    do {
-        bytes = try activity.encodedPayload()
-    } catch is CommandFailure {
-        return 0
-    } catch {
-        Fuzz.fail("encoding threw \(type(of: error)), not a CommandFailure")
-    }
-    do {
-        let payload = try UserActivityPayload(decoding: Data(bytes))
-        Fuzz.require(payload.activityType == activity.type && payload.title == activity.title
-                     && payload.webpageURL?.absoluteString == activity.webpageURL.flatMap { URL(string: $0)?.absoluteString },
-                     "the payload is not the file's activity")
-        Fuzz.require(try payload.encoded() == Data(bytes), "the file's payload does not decode to itself")
-    } catch {
-        Fuzz.fail("the file's payload does not decode: \(error)")
-    }
-    return 0
 }
 
-@_cdecl("FuzzActivityFile_main")
-public func fuzzActivityFileMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzActivityFile)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(ActivityFileSeeds.all)
-    return 0
-}
-
-/// Activity files as `baton inspect --json` prints them and docs/batond.md shows them, and a
-/// few broken ones.
-enum ActivityFileSeeds {
-    static func all() -> [String: [UInt8]] {
+extension ActivityFileHarness {
+    /// Activity files as `baton inspect --json` prints them and docs/batond.md shows them, and a
+    /// few broken ones.
+    static func seeds() -> [String: [UInt8]] {
         let files: [String: String] = [
             "readme.json": """
                 {"type": "org.example.mail.compose", "title": "Draft: Lunch",

@@ -9,58 +9,38 @@ import FuzzSupport
 // harness through symbolic links. A bad file must be an `AssociationFileError`, a bad
 // response an `HTTPResponseError`; what is read must pass its own checks.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzAssociationFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = Fuzz.bytes(data, size)
-    do {
-        let response = try HTTPResponse(bytes)
-        Fuzz.require((100...599).contains(response.status), "a status out of range: \(response.status)")
-        Fuzz.require(response.body.count + 4 <= bytes.count, "a body longer than the response")
-        Fuzz.require(response.headers.keys.allSatisfy { $0 == $0.lowercased() && !$0.isEmpty }, "a header name not lowercased")
-        if let age = response.maximumAge { Fuzz.require(age >= 0, "a negative max-age") }
-    } catch is HTTPResponseError {
-    } catch {
-        Fuzz.fail("reading a response threw \(type(of: error)), not an HTTPResponseError")
-    }
-    do {
-        let file = try AssociationFile(bytes: bytes)
-        Fuzz.require(file.apps.count <= AssociationFile.maximumApps, "more apps than the limit")
-        for app in file.apps {
-            let dot = app.firstIndex(of: ".")
-            Fuzz.require(dot != nil, "an entry without a dot: \(app)")
-            if let dot {
-                Fuzz.require(file.allows(appID: String(app[app.index(after: dot)...]), teamID: String(app[..<dot])),
-                             "the file does not allow its own entry \(app)")
+@main
+enum AssociationFileHarness: FuzzHarness {
+    static func test(_ bytes: [UInt8]) {
+        if let response = Fuzz.refused(as: HTTPResponseError.self, "reading a response", { try HTTPResponse(bytes) }) {
+            Fuzz.require((100...599).contains(response.status), "a status out of range: \(response.status)")
+            Fuzz.require(response.body.count + 4 <= bytes.count, "a body longer than the response")
+            Fuzz.require(response.headers.keys.allSatisfy { $0 == $0.lowercased() && !$0.isEmpty }, "a header name not lowercased")
+            if let age = response.maximumAge { Fuzz.require(age >= 0, "a negative max-age") }
+        }
+        if let file = Fuzz.refused(as: AssociationFileError.self, "reading", { try AssociationFile(bytes: bytes) }) {
+            Fuzz.require(file.apps.count <= AssociationFile.maximumApps, "more apps than the limit")
+            for app in file.apps {
+                let dot = app.firstIndex(of: ".")
+                Fuzz.require(dot != nil, "an entry without a dot: \(app)")
+                if let dot {
+                    Fuzz.require(file.allows(appID: String(app[app.index(after: dot)...]), teamID: String(app[..<dot])),
+                                 "the file does not allow its own entry \(app)")
+                }
             }
         }
-    } catch is AssociationFileError {
-    } catch {
-        Fuzz.fail("reading threw \(type(of: error)), not an AssociationFileError")
+        let (claims, _) = DomainClaim.parse(String(decoding: bytes, as: UTF8.self))
+        for claim in claims {
+            Fuzz.require(DomainClaim.isHostName(claim.domain), "a claim that is not a host name: \(claim)")
+            Fuzz.require(DomainClaim(claim.description) == claim, "a claim that does not read back: \(claim)")
+            Fuzz.require(claim.isWildcard || claim.matches(host: claim.domain), "a claim that does not match its own domain: \(claim)")
+        }
     }
-    let (claims, _) = DomainClaim.parse(String(decoding: bytes, as: UTF8.self))
-    for claim in claims {
-        Fuzz.require(DomainClaim.isHostName(claim.domain), "a claim that is not a host name: \(claim)")
-        Fuzz.require(DomainClaim(claim.description) == claim, "a claim that does not read back: \(claim)")
-        Fuzz.require(claim.isWildcard || claim.matches(host: claim.domain), "a claim that does not match its own domain: \(claim)")
-    }
-    return 0
 }
 
-@_cdecl("FuzzAssociationFile_main")
-public func fuzzAssociationFileMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzAssociationFile)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(AssociationFileSeeds.all)
-    return 0
-}
-
-/// Association files as sites serve them, domain lists as entries write them, and broken ones.
-enum AssociationFileSeeds {
-    static func all() -> [String: [UInt8]] {
+extension AssociationFileHarness {
+    /// Association files as sites serve them, domain lists as entries write them, and broken ones.
+    static func seeds() -> [String: [UInt8]] {
         let files: [String: String] = [
             "apple.json": """
                 {"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.Mail", "paths": ["*"]}]},

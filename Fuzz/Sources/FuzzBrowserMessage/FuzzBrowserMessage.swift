@@ -12,74 +12,49 @@ import FuzzSupport
 // must be a `BrowserMessageError`; a page must be one batond accepts (its summary read back
 // by `ActivitySummary(record:)` unchanged) and whose payload decodes to itself.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzBrowserMessage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = Fuzz.bytes(data, size)
-    check(bytes)
-    var framer = NativeMessageFramer()
-    var start = 0
-    var chunk = 1 + Int(bytes.first ?? 0) % 13
-    while start < bytes.count {
-        let end = min(start + chunk, bytes.count)
-        for event in framer.append(bytes[start..<end]) {
-            switch event {
-            case .message(let message):
-                Fuzz.require(message.count <= BrowserMessage.maximumSize, "a frame of \(message.count) bytes passed")
-                check(message)
-            case .oversized(let length):
-                Fuzz.require(length > BrowserMessage.maximumSize, "a frame of \(length) bytes was called oversized")
+@main
+enum BrowserMessageHarness: FuzzHarness {
+    static func test(_ bytes: [UInt8]) {
+        check(bytes)
+        var framer = NativeMessageFramer()
+        var start = 0
+        var chunk = 1 + Int(bytes.first ?? 0) % 13
+        while start < bytes.count {
+            let end = min(start + chunk, bytes.count)
+            for event in framer.append(bytes[start..<end]) {
+                switch event {
+                case .message(let message):
+                    Fuzz.require(message.count <= BrowserMessage.maximumSize, "a frame of \(message.count) bytes passed")
+                    check(message)
+                case .oversized(let length):
+                    Fuzz.require(length > BrowserMessage.maximumSize, "a frame of \(length) bytes was called oversized")
+                }
             }
+            start = end
+            chunk = chunk * 2 + 1
         }
-        start = end
-        chunk = chunk * 2 + 1
     }
-    return 0
 }
 
 /// Decodes one message and checks what a page becomes.
 private func check(_ bytes: [UInt8]) {
-    let message: BrowserMessage
-    do {
-        message = try BrowserMessage.decode(bytes)
-    } catch is BrowserMessageError {
-        return
-    } catch {
-        Fuzz.fail("decoding threw \(type(of: error)), not a BrowserMessageError")
-    }
-    guard case .page(let url, let title) = message else { return }
+    guard let message = Fuzz.refused(as: BrowserMessageError.self, "decoding", { try BrowserMessage.decode(bytes) }),
+          case .page(let url, let title) = message else { return }
     Fuzz.require(ActivityLimits.webpageURL(fromText: url.absoluteString) == url, "a page URL batond refuses: \(url)")
     let page = PageActivity(url: url, title: title, following: nil)
     Fuzz.require(page.summary.webpageURL == url, "the page lost its URL")
-    do {
-        let read = try ActivitySummary(record: page.summary.record)
-        Fuzz.require(read == page.summary, "the summary reads back as another: \(read) against \(page.summary)")
-    } catch {
-        Fuzz.fail("batond refuses the summary of a page: \(error)")
-    }
-    do {
+    let read = Fuzz.orFail("batond refuses the summary of a page") { try ActivitySummary(record: page.summary.record) }
+    Fuzz.require(read == page.summary, "the summary reads back as another: \(read) against \(page.summary)")
+    Fuzz.orFail("the payload of a page does not encode and decode") {
         let payload = page.payload
         Fuzz.require(try UserActivityPayload(decoding: try payload.encodedBytes()) == payload,
                      "the payload decodes to another")
-    } catch {
-        Fuzz.fail("the payload of a page does not encode and decode: \(error)")
     }
 }
 
-@_cdecl("FuzzBrowserMessage_main")
-public func fuzzBrowserMessageMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzBrowserMessage)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(BrowserMessageSeeds.all)
-    return 0
-}
-
-/// Messages as the extension sends them, broken ones, and whole streams of frames.
-enum BrowserMessageSeeds {
-    static func all() -> [String: [UInt8]] {
+extension BrowserMessageHarness {
+    /// Messages as the extension sends them, broken ones, and whole streams of frames.
+    static func seeds() -> [String: [UInt8]] {
         let messages: [String: String] = [
             "page.json": #"{"page": {"url": "https://example.org/a?b=1#c", "title": "Example: A"}}"#,
             "page-untitled.json": #"{"page": {"url": "http://127.0.0.1:8080/"}}"#,

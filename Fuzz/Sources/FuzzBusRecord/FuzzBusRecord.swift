@@ -22,71 +22,58 @@ let fixedTypes = [
     "a{ss}", "a{oa{sa{sv}}}", "(bsav)", "(yntqxdhog)", "av", "a(sv)",
 ]
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzBusRecord(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let input = Fuzz.bytes(data, size)
-    guard let choice = input.first else { return 0 }
-    var rest = input.dropFirst()
-    let typeCodes: [UInt8]
-    if Int(choice) % (fixedTypes.count + 1) < fixedTypes.count {
-        typeCodes = Array(fixedTypes[Int(choice) % (fixedTypes.count + 1)].utf8)
-    } else {
-        guard let end = rest.firstIndex(of: 0) else { return 0 }
-        typeCodes = Array(rest[..<end])
-        rest = rest[(end + 1)...]
-    }
-    let type = (typeCodes + [0]).map { CChar(bitPattern: $0) }
-    let isRecord = typeCodes == Array("a{sv}".utf8)
-    if isRecord { readRecordBytes(Array(rest)) }
-    guard type.withUnsafeBufferPointer({ g_variant_type_string_is_valid($0.baseAddress) != 0
-                                         && g_variant_type_is_definite(baton_variant_type($0.baseAddress)) != 0 })
-    else { return 0 }
+@main
+enum BusRecordHarness: FuzzHarness {
+    static func test(_ input: [UInt8]) {
+        guard let choice = input.first else { return }
+        var rest = input.dropFirst()
+        let typeCodes: [UInt8]
+        if Int(choice) % (fixedTypes.count + 1) < fixedTypes.count {
+            typeCodes = Array(fixedTypes[Int(choice) % (fixedTypes.count + 1)].utf8)
+        } else {
+            guard let end = rest.firstIndex(of: 0) else { return }
+            typeCodes = Array(rest[..<end])
+            rest = rest[(end + 1)...]
+        }
+        let type = (typeCodes + [0]).map { CChar(bitPattern: $0) }
+        let isRecord = typeCodes == Array("a{sv}".utf8)
+        if isRecord { readRecordBytes(Array(rest)) }
+        guard type.withUnsafeBufferPointer({ g_variant_type_string_is_valid($0.baseAddress) != 0
+                                             && g_variant_type_is_definite(baton_variant_type($0.baseAddress)) != 0 })
+        else { return }
 
-    let bytes = Array(rest).withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-    defer { g_bytes_unref(bytes) }
-    guard let made = type.withUnsafeBufferPointer({ g_variant_new_from_bytes(baton_variant_type($0.baseAddress), bytes, 0) }),
-          let variant = g_variant_ref_sink(made) else { return 0 }
-    defer { g_variant_unref(variant) }
-    if g_variant_is_normal_form(variant) != 0 {
-        convert(variant)
-    } else if typeCodes.count <= BusValue.maximumDepth, let normal = g_variant_get_normal_form(variant) {
-        // GLib 2.74's g_variant_get_normal_form aborts on a type nested 128 deep, which
-        // g_variant_type_string_is_valid accepts; Baton never normalises (it refuses what is
-        // not in normal form), and BusValue refuses such depths before reading any member.
-        defer { g_variant_unref(normal) }
-        convert(normal)
+        let bytes = Array(rest).withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(bytes) }
+        guard let made = type.withUnsafeBufferPointer({ g_variant_new_from_bytes(baton_variant_type($0.baseAddress), bytes, 0) }),
+              let variant = g_variant_ref_sink(made) else { return }
+        defer { g_variant_unref(variant) }
+        if g_variant_is_normal_form(variant) != 0 {
+            convert(variant)
+        } else if typeCodes.count <= BusValue.maximumDepth, let normal = g_variant_get_normal_form(variant) {
+            // GLib 2.74's g_variant_get_normal_form aborts on a type nested 128 deep, which
+            // g_variant_type_string_is_valid accepts; Baton never normalises (it refuses what is
+            // not in normal form), and BusValue refuses such depths before reading any member.
+            defer { g_variant_unref(normal) }
+            convert(normal)
+        }
     }
-    return 0
 }
 
 /// Converts a GVariant in normal form, and the value back.
 private func convert(_ variant: OpaquePointer) {
-    let value: BusValue
-    do {
-        value = try BusValue(variant: variant)
-    } catch is UnsupportedVariantType {
-        return
-    } catch is BusValueError {
-        return
-    } catch {
-        Fuzz.fail("converting threw \(type(of: error)), not UnsupportedVariantType or BusValueError")
-    }
+    guard let value = Fuzz.refused(as: UnsupportedVariantType.self, or: BusValueError.self, "converting", {
+        try BusValue(variant: variant)
+    }) else { return }
     if g_variant_get_type_string(variant).pointee == CChar(UInt8(ascii: "(")) {
-        do {
-            Fuzz.require(try BusValue.members(ofBody: variant) == value.tuple ?? [] || value.containsNaN,
-                         "a body's members are not its tuple's")
-        } catch {
-            Fuzz.fail("a body that converts as a tuple has no members: \(error)")
-        }
+        let members = Fuzz.orFail("a body that converts as a tuple has no members") { try BusValue.members(ofBody: variant) }
+        Fuzz.require(members == value.tuple ?? [] || value.containsNaN, "a body's members are not its tuple's")
     }
     let serialized = serialization(of: value)
-    do {
+    Fuzz.orFail("\(value) does not convert back") {
         let variant = try value.makeVariant()
         defer { g_variant_unref(variant) }
         let back = try BusValue(variant: variant)
         Fuzz.require(serialization(of: back) == serialized, "\(value) changed through a GVariant")
-    } catch {
-        Fuzz.fail("\(value) does not convert back: \(error)")
     }
     if case .dictionary(let record) = value { checkRecord(record) }
     if case .dictionaries(let records) = value { records.forEach(checkRecord) }
@@ -94,46 +81,28 @@ private func convert(_ variant: OpaquePointer) {
 
 /// What `deserialize(record:)` makes of the raw bytes of a network frame's body.
 private func readRecordBytes(_ bytes: [UInt8]) {
-    do {
-        checkRecord(try BusValue.deserialize(record: bytes))
-    } catch is MalformedRecord {
-        return
-    } catch {
-        Fuzz.fail("reading a record threw \(type(of: error)), not MalformedRecord")
+    if let record = Fuzz.refused(as: MalformedRecord.self, "reading a record", { try BusValue.deserialize(record: bytes) }) {
+        checkRecord(record)
     }
 }
 
 /// The record decoders: each error is theirs, and what they read survives its own record.
 private func checkRecord(_ record: [String: BusValue]) {
-    let summary: ActivitySummary?
-    do {
-        summary = try ActivitySummary(record: record)
-    } catch is ServiceError {
-        summary = nil
-    } catch {
-        Fuzz.fail("a summary threw \(type(of: error)), not a ServiceError")
-    }
-    if let summary {
-        do {
-            let again = try ActivitySummary(record: summary.record)
-            var withoutDates = (summary, again)
-            withoutDates.0.expirationDate = nil
-            withoutDates.1.expirationDate = nil
-            Fuzz.require(withoutDates.0 == withoutDates.1 && closeDates(summary.expirationDate, again.expirationDate),
-                         "\(summary) changed through its record")
-        } catch {
-            Fuzz.fail("\(summary) does not read back from its own record: \(error)")
+    if let summary = Fuzz.refused(as: ServiceError.self, "a summary", { try ActivitySummary(record: record) }) {
+        let again = Fuzz.orFail("\(summary) does not read back from its own record") {
+            try ActivitySummary(record: summary.record)
         }
+        var withoutDates = (summary, again)
+        withoutDates.0.expirationDate = nil
+        withoutDates.1.expirationDate = nil
+        Fuzz.require(withoutDates.0 == withoutDates.1 && closeDates(summary.expirationDate, again.expirationDate),
+                     "\(summary) changed through its record")
     }
     let error = UserActivityError(record: record)
     Fuzz.require(UserActivityError(record: error.record) == error, "\(error) changed through its record")
     let bytes = BusValue.serialize(record: record)
-    do {
-        Fuzz.require(BusValue.serialize(record: try BusValue.deserialize(record: bytes)) == bytes,
-                     "a record changed through its serialization")
-    } catch {
-        Fuzz.fail("a serialized record does not read back: \(error)")
-    }
+    let read = Fuzz.orFail("a serialized record does not read back") { try BusValue.deserialize(record: bytes) }
+    Fuzz.require(BusValue.serialize(record: read) == bytes, "a record changed through its serialization")
 }
 
 /// Dates sent as seconds since 1970 may move by a rounding step.
@@ -169,21 +138,9 @@ extension BusValue {
     }
 }
 
-@_cdecl("FuzzBusRecord_main")
-public func fuzzBusRecordMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzBusRecord)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(BusSeeds.all)
-    return 0
-}
-
-/// Values as batond, apps and peers send them, each behind the byte that picks its type.
-enum BusSeeds {
-    static func all() -> [String: [UInt8]] {
+extension BusRecordHarness {
+    /// Values as batond, apps and peers send them, each behind the byte that picks its type.
+    static func seeds() -> [String: [UInt8]] {
         let summary = ActivitySummary(activityType: "org.example.mail.compose", title: "Draft: Lunch",
                                       webpageURL: URL(string: "https://mail.example.org/drafts/1"),
                                       expirationDate: Date(timeIntervalSince1970: 2_000_000_000))

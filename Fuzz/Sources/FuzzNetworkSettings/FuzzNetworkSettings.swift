@@ -19,50 +19,30 @@ struct BatondOptions {
     var relay: [String] = []
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzNetworkSettings(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    _ = Fuzz.scratchFile(NetworkSettings.fileName, holding: Fuzz.bytes(data, size))
-    let settings: NetworkSettings
-    do {
-        settings = try NetworkSettings(options: BatondOptions(), directory: Fuzz.scratch)
-    } catch is ConfigError {
-        return 0
-    } catch is ValidationError {
-        return 0
-    } catch {
-        Fuzz.fail("reading threw \(type(of: error)), not a ConfigError")
-    }
-    do {
-        try NetworkSettings.checkName(settings.name)
-        for peer in settings.peers { _ = try NetworkSettings.endpoint(peer, what: "peers") }
-        if settings.isListenChosen {
-            _ = try NetworkSettings.listenEndpoint("[\(settings.host)]:\(settings.port)", what: "listen")
+@main
+enum NetworkSettingsHarness: FuzzHarness {
+    static func test(_ input: [UInt8]) {
+        _ = Fuzz.scratchFile(NetworkSettings.fileName, holding: input)
+        guard let settings = Fuzz.refused(as: ConfigError.self, or: ValidationError.self, "reading", {
+            try NetworkSettings(options: BatondOptions(), directory: Fuzz.scratch)
+        }) else { return }
+        Fuzz.orFail("settings read from the file do not pass their own checks") {
+            try NetworkSettings.checkName(settings.name)
+            for peer in settings.peers { _ = try NetworkSettings.endpoint(peer, what: "peers") }
+            if settings.isListenChosen {
+                _ = try NetworkSettings.listenEndpoint("[\(settings.host)]:\(settings.port)", what: "listen")
+            }
         }
-    } catch {
-        Fuzz.fail("settings read from the file do not pass their own checks: \(error)")
+        Fuzz.require(settings.peers == Array(Set(settings.peers)).sorted(), "peers are not sorted and unique")
+        for relay in settings.relays {
+            Fuzz.require((try? RelayAddress(relay.description)) == relay, "a relay that does not read back: \(relay)")
+        }
     }
-    Fuzz.require(settings.peers == Array(Set(settings.peers)).sorted(), "peers are not sorted and unique")
-    for relay in settings.relays {
-        Fuzz.require((try? RelayAddress(relay.description)) == relay, "a relay that does not read back: \(relay)")
-    }
-    return 0
 }
 
-@_cdecl("FuzzNetworkSettings_main")
-public func fuzzNetworkSettingsMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzNetworkSettings)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(NetworkSettingsSeeds.all)
-    return 0
-}
-
-/// Settings files as docs/batond.md describes them, and a few broken ones.
-enum NetworkSettingsSeeds {
-    static func all() -> [String: [UInt8]] {
+extension NetworkSettingsHarness {
+    /// Settings files as docs/batond.md describes them, and a few broken ones.
+    static func seeds() -> [String: [UInt8]] {
         let files: [String: String] = [
             "full.conf": """
                 # batond's network settings

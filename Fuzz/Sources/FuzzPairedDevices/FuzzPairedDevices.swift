@@ -8,26 +8,19 @@ import FuzzSupport
 // compiled into this harness through symbolic links. A bad file must be a `ConfigError`;
 // a good list, saved again as batond saves it, must read back the same.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzPairedDevices(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = Fuzz.bytes(data, size)
-    MainActor.assumeIsolated { readList(bytes) }
-    return 0
+@main
+enum PairedDevicesHarness: FuzzHarness {
+    static func test(_ bytes: [UInt8]) {
+        MainActor.assumeIsolated { readList(bytes) }
+    }
 }
 
 @MainActor
 private func readList(_ bytes: [UInt8]) {
     _ = Fuzz.scratchFile(PairedDevices.fileName, holding: bytes)
-    let list: PairedDevices
-    do {
-        list = try PairedDevices(directory: Fuzz.scratch)
-    } catch is ConfigError {
-        return
-    } catch {
-        Fuzz.fail("reading threw \(type(of: error)), not a ConfigError")
-    }
-    guard let first = list.devices.values.min(by: { $0.id < $1.id }) else { return }
-    do {
+    guard let list = Fuzz.refused(as: ConfigError.self, "reading", { try PairedDevices(directory: Fuzz.scratch) }),
+          let first = list.devices.values.min(by: { $0.id < $1.id }) else { return }
+    Fuzz.orFail("a list batond read cannot be saved and read again") {
         // A save keeps whole seconds (ISO 8601 without a fraction), which the reader accepts
         // with one: the first save may round `pairedAt`, the second must change nothing.
         try list.pin(first)
@@ -35,8 +28,6 @@ private func readList(_ bytes: [UInt8]) {
         check(saved, against: list, secondsApart: 1)
         if let again = saved.devices[first.id] { try saved.pin(again) }
         check(try PairedDevices(directory: Fuzz.scratch), against: saved, secondsApart: 0)
-    } catch {
-        Fuzz.fail("a list batond read cannot be saved and read again: \(error)")
     }
 }
 
@@ -53,21 +44,9 @@ private func check(_ list: PairedDevices, against original: PairedDevices, secon
     }
 }
 
-@_cdecl("FuzzPairedDevices_main")
-public func fuzzPairedDevicesMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzPairedDevices)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(PairedDevicesSeeds.all)
-    return 0
-}
-
-/// Lists as batond writes them (pretty-printed, sorted keys), and a few broken ones.
-enum PairedDevicesSeeds {
-    static func all() -> [String: [UInt8]] {
+extension PairedDevicesHarness {
+    /// Lists as batond writes them (pretty-printed, sorted keys), and a few broken ones.
+    static func seeds() -> [String: [UInt8]] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
@@ -84,10 +63,7 @@ enum PairedDevicesSeeds {
             ],
             "empty-list.json": [],
         ]
-        var seeds: [String: [UInt8]] = [:]
-        for (name, list) in lists {
-            if let data = try? encoder.encode(list) { seeds[name] = Array(data) }
-        }
+        var seeds = lists.compactMapValues { try? Array(encoder.encode($0)) }
         seeds["not-a-list.json"] = Array(#"{"id": "0123"}"#.utf8)
         seeds["bad-date.json"] = Array(#"[{"id":"a","name":"b","certificate":"AAEC","pairedAt":"yesterday"}]"#.utf8)
         seeds["bad-base64.json"] = Array(#"[{"id":"a","name":"b","certificate":"%%%","pairedAt":"2025-01-01T00:00:00Z"}]"#.utf8)

@@ -6,51 +6,24 @@ import FuzzSupport
 // `BinaryReader` under it. Any bytes either decode or throw `UserActivityError`; what decodes
 // encodes again, and that encoding decodes to itself byte for byte.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzPayload(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let input = Data(Fuzz.bytes(data, size))
-    let payload: UserActivityPayload
-    do {
-        payload = try UserActivityPayload(decoding: input)
-    } catch is UserActivityError {
-        return 0
-    } catch {
-        Fuzz.fail("decoding threw \(type(of: error)), not a UserActivityError")
-    }
-    let encoded: Data
-    do {
-        encoded = try payload.encoded()
-    } catch {
-        Fuzz.fail("a decoded payload does not encode: \(error)")
-    }
-    do {
-        let again = try UserActivityPayload(decoding: encoded)
-        Fuzz.require(try again.encoded() == encoded, "re-encoding a re-decoded payload changed its bytes")
-    } catch {
-        Fuzz.fail("an encoded payload does not decode: \(error)")
-    }
-    return 0
-}
-
-@_cdecl("FuzzPayload_main")
-public func fuzzPayloadMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzPayload)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(PayloadSeeds.all)
-    return 0
-}
-
-/// Payloads from the real encoder, and a few hand-made edge cases.
-enum PayloadSeeds {
-    static func all() -> [String: [UInt8]] {
-        var seeds: [String: [UInt8]] = [:]
-        for (name, payload) in payloads {
-            if let bytes = try? payload.encoded() { seeds[name] = Array(bytes) }
+@main
+enum PayloadHarness: FuzzHarness {
+    static func test(_ bytes: [UInt8]) {
+        let input = Data(bytes)
+        guard let payload = Fuzz.refused(as: UserActivityError.self, "decoding", { try UserActivityPayload(decoding: input) })
+        else { return }
+        let encoded = Fuzz.orFail("a decoded payload does not encode") { try payload.encoded() }
+        Fuzz.orFail("an encoded payload does not decode") {
+            let again = try UserActivityPayload(decoding: encoded)
+            Fuzz.require(try again.encoded() == encoded, "re-encoding a re-decoded payload changed its bytes")
         }
+    }
+}
+
+extension PayloadHarness {
+    /// Payloads from the real encoder, and a few hand-made edge cases.
+    static func seeds() -> [String: [UInt8]] {
+        var seeds = payloads.compactMapValues { try? Array($0.encoded()) }
         seeds["empty"] = []
         seeds["magic-only"] = Array("BATN".utf8)
         seeds["unknown-version"] = Array("BATN".utf8) + [2, 1, 1, 0x61, 0, 1, 0]

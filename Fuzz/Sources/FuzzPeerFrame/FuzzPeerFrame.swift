@@ -14,44 +14,41 @@ import FuzzSupport
 // Input: one control byte (bit 7: an unpaired peer's 4 KiB limit and its kind check;
 // bits 0–5: the piece size, 1 to 64), then the stream.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzPeerFrame(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let input = Fuzz.bytes(data, size)
-    guard let control = input.first else { return 0 }
-    let stream = Array(input.dropFirst())
-    let isTrusted = control & 0x80 == 0
-    let pieceSize = Int(control & 0x3F) + 1
-    let limit = isTrusted ? PeerFrame.maximumBodySize : 4 * 1024
+@main
+enum PeerFrameHarness: FuzzHarness {
+    static func test(_ input: [UInt8]) {
+        guard let control = input.first else { return }
+        let stream = Array(input.dropFirst())
+        let isTrusted = control & 0x80 == 0
+        let pieceSize = Int(control & 0x3F) + 1
+        let limit = isTrusted ? PeerFrame.maximumBodySize : 4 * 1024
 
-    var reader = FrameReader()
-    reader.maximumBodySize = limit
-    var frames: [Frame] = []
-    var ending = Ending.endOfStream
-    reading: for start in stride(from: 0, to: stream.count, by: pieceSize) {
-        stream[start..<min(start + pieceSize, stream.count)].withUnsafeBytes { reader.append($0) }
-        while true {
-            if !isTrusted, let kind = reader.pendingKind, !PeerMessage.isAllowedBeforePairing(kind: kind) {
-                ending = .refusedKind
-                break reading
-            }
-            do {
-                guard let frame = try reader.next() else { break }
+        var reader = FrameReader()
+        reader.maximumBodySize = limit
+        var frames: [Frame] = []
+        var ending = Ending.endOfStream
+        reading: for start in stride(from: 0, to: stream.count, by: pieceSize) {
+            stream[start..<min(start + pieceSize, stream.count)].withUnsafeBytes { reader.append($0) }
+            while true {
+                if !isTrusted, let kind = reader.pendingKind, !PeerMessage.isAllowedBeforePairing(kind: kind) {
+                    ending = .refusedKind
+                    break reading
+                }
+                guard let next = Fuzz.refused(as: PeerProtocolError.self, "the frame reader", { try reader.next() }) else {
+                    ending = .badFrame
+                    break reading
+                }
+                guard let frame = next else { break }
                 frames.append(Frame(kind: frame.kind, body: frame.body))
                 Fuzz.require(frame.body.count <= limit, "a body of \(frame.body.count) bytes passed the limit")
                 if !read(frame.kind, frame.body) {
                     ending = .badMessage
                     break reading
                 }
-            } catch is PeerProtocolError {
-                ending = .badFrame
-                break reading
-            } catch {
-                Fuzz.fail("the frame reader threw \(type(of: error)), not a PeerProtocolError")
             }
         }
+        if isTrusted { checkWhole(stream, gives: frames, ending: ending) }
     }
-    if isTrusted { checkWhole(stream, gives: frames, ending: ending) }
-    return 0
 }
 
 private struct Frame: Equatable {
@@ -61,17 +58,12 @@ private struct Frame: Equatable {
 
 /// Reads one message as a link does; whether the link would go on.
 private func read(_ kind: UInt8, _ body: [UInt8]) -> Bool {
-    let message: PeerMessage
     // What a link reads (the body in place) must be what the body as an array reads.
     var dropped: [PeerProtocolError] = []
     let inPlace = try? body.withUnsafeBytes { try PeerMessage(kind: kind, bodyBytes: $0, droppedOffers: &dropped) }
-    do {
-        message = try PeerMessage(kind: kind, body: body)
-    } catch is PeerProtocolError {
+    guard let message = Fuzz.refused(as: PeerProtocolError.self, "a message", { try PeerMessage(kind: kind, body: body) }) else {
         Fuzz.require(inPlace == nil, "the body read in place gave \(String(describing: inPlace)); as an array, an error")
         return false
-    } catch {
-        Fuzz.fail("a message threw \(type(of: error)), not a PeerProtocolError")
     }
     Fuzz.require(inPlace == message, "the body read in place gave \(String(describing: inPlace)), not \(message)")
     Fuzz.require(message.isAllowedBeforePairing == PeerMessage.isAllowedBeforePairing(kind: kind),
@@ -79,14 +71,12 @@ private func read(_ kind: UInt8, _ body: [UInt8]) -> Bool {
     let frame = message.frame
     var reader = FrameReader()
     frame.withUnsafeBytes { reader.append($0) }
-    do {
+    Fuzz.orFail("\(message) does not survive its own frame") {
         guard let again = try reader.next(), reader.pendingCount == 0 else {
             Fuzz.fail("\(message) does not make one whole frame")
         }
         Fuzz.require(same(try PeerMessage(kind: again.kind, body: again.body), message),
                      "\(message) changed on its way through its own frame")
-    } catch {
-        Fuzz.fail("\(message) does not survive its own frame: \(error)")
     }
     return true
 }
@@ -140,21 +130,9 @@ private func checkWhole(_ stream: [UInt8], gives frames: [Frame], ending: Ending
     }
 }
 
-@_cdecl("FuzzPeerFrame_main")
-public func fuzzPeerFrameMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzPeerFrame)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(PeerSeeds.all)
-    return 0
-}
-
-/// Streams of real messages, each behind a control byte.
-enum PeerSeeds {
-    static func all() -> [String: [UInt8]] {
+extension PeerFrameHarness {
+    /// Streams of real messages, each behind a control byte.
+    static func seeds() -> [String: [UInt8]] {
         let summary = ActivitySummary(activityType: "org.example.mail.compose", title: "Draft: Lunch",
                                       webpageURL: URL(string: "https://mail.example.org/drafts/1"),
                                       expirationDate: Date(timeIntervalSince1970: 2_000_000_000))

@@ -10,44 +10,28 @@ import FuzzSupport
 
 private let home = "/home/person"
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzRecentList(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let list: RecentList
-    do {
-        list = try RecentList.parse(Fuzz.bytes(data, size), home: URL(fileURLWithPath: home), fileCheck: { _ in true })
-    } catch is RecentListError {
-        return 0
-    } catch {
-        Fuzz.fail("reading threw \(type(of: error)), not a RecentListError")
-    }
-    Fuzz.require(list.entries.count <= RecentList.maximumEntries, "more entries than are looked at")
-    for entry in list.entries {
-        Fuzz.require(RecentList.isInsideVisibleFolder(entry.path, of: home), "an entry outside home or hidden: \(entry.path)")
-        for text in [entry.path, entry.appName, entry.exec, entry.mimeType ?? ""] {
-            Fuzz.require(!text.unicodeScalars.contains { $0.properties.generalCategory == .control },
-                         "control characters kept: \(text.debugDescription)")
+@main
+enum RecentListHarness: FuzzHarness {
+    static func test(_ input: [UInt8]) {
+        guard let list = Fuzz.refused(as: RecentListError.self, "reading", {
+            try RecentList.parse(input, home: URL(fileURLWithPath: home), fileCheck: { _ in true })
+        }) else { return }
+        Fuzz.require(list.entries.count <= RecentList.maximumEntries, "more entries than are looked at")
+        for entry in list.entries {
+            Fuzz.require(RecentList.isInsideVisibleFolder(entry.path, of: home), "an entry outside home or hidden: \(entry.path)")
+            for text in [entry.path, entry.appName, entry.exec, entry.mimeType ?? ""] {
+                Fuzz.require(!text.unicodeScalars.contains { $0.properties.generalCategory == .control },
+                             "control characters kept: \(text.debugDescription)")
+            }
+            Fuzz.require(!entry.exec.isEmpty, "an entry with no command")
         }
-        Fuzz.require(!entry.exec.isEmpty, "an entry with no command")
+        Fuzz.require(zip(list.entries, list.entries.dropFirst()).allSatisfy { $0.usedAt >= $1.usedAt }, "not newest first")
     }
-    Fuzz.require(zip(list.entries, list.entries.dropFirst()).allSatisfy { $0.usedAt >= $1.usedAt }, "not newest first")
-    return 0
 }
 
-@_cdecl("FuzzRecentList_main")
-public func fuzzRecentListMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzRecentList)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(RecentListSeeds.all)
-    return 0
-}
-
-/// Recent lists as Evince 43 and gedit 44 write them, and broken ones.
-enum RecentListSeeds {
-    static func all() -> [String: [UInt8]] {
+extension RecentListHarness {
+    /// Recent lists as Evince 43 and gedit 44 write them, and broken ones.
+    static func seeds() -> [String: [UInt8]] {
         func bookmark(_ path: String, app: String, exec: String, mime: String, extra: String = "") -> String {
             """
               <bookmark href="file://\(path)" added="2026-11-28T00:01:17.614400Z" modified="2026-11-28T00:01:17.614403Z" visited="2026-11-28T00:01:17.614400Z">

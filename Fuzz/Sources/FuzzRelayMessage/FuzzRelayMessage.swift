@@ -7,44 +7,25 @@ import FuzzSupport
 // writes them in batond.conf (`RelayAddress`, `SyncthingDeviceID`). Errors must be
 // `RelayProtocolError`; a message read must read back the same from its own encoding.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzRelayMessage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = Fuzz.bytes(data, size)
-    do {
-        let message = try RelayMessage(decoding: bytes)
-        let again = try RelayMessage(decoding: try message.encoded())
-        Fuzz.require(again == message, "a message that does not read back: \(message)")
-    } catch is RelayProtocolError {
-    } catch {
-        Fuzz.fail("reading threw \(type(of: error)), not a RelayProtocolError")
+@main
+enum RelayMessageHarness: FuzzHarness {
+    static func test(_ bytes: [UInt8]) {
+        _ = Fuzz.refused(as: RelayProtocolError.self, "reading") {
+            let message = try RelayMessage(decoding: bytes)
+            let again = try RelayMessage(decoding: try message.encoded())
+            Fuzz.require(again == message, "a message that does not read back: \(message)")
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let address = Fuzz.refused(as: RelayProtocolError.self, "reading an address", { try RelayAddress(text) }) {
+            Fuzz.require(address.certificateDigest.count == 32, "a relay id that is not 32 bytes")
+            Fuzz.require((try? RelayAddress(address.description)) == address, "a relay address that does not read back: \(address)")
+        }
     }
-    let text = String(decoding: bytes, as: UTF8.self)
-    do {
-        let address = try RelayAddress(text)
-        Fuzz.require(address.certificateDigest.count == 32, "a relay id that is not 32 bytes")
-        Fuzz.require((try? RelayAddress(address.description)) == address, "a relay address that does not read back: \(address)")
-    } catch is RelayProtocolError {
-    } catch {
-        Fuzz.fail("reading an address threw \(type(of: error)), not a RelayProtocolError")
-    }
-    return 0
 }
 
-@_cdecl("FuzzRelayMessage_main")
-public func fuzzRelayMessageMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzRelayMessage)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(RelayMessageSeeds.all)
-    return 0
-}
-
-/// Each message as the encoder writes it, and a relay address.
-enum RelayMessageSeeds {
-    static func all() -> [String: [UInt8]] {
+extension RelayMessageHarness {
+    /// Each message as the encoder writes it, and a relay address.
+    static func seeds() -> [String: [UInt8]] {
         let messages: [String: RelayMessage] = [
             "ping": .ping, "join": .joinRelayRequest, "full": .relayFull,
             "response": .response(code: 1, message: "not found"),

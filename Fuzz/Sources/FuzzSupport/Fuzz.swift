@@ -1,18 +1,50 @@
 import CFuzzer
 import Foundation
 
+/// A libFuzzer harness: the `@main` type of one executable target in Fuzz/Sources. Its
+/// `main()` is this protocol's, and SwiftPM links `main` to it (as `<target>_main`), so
+/// libFuzzer's own `main` is not linked and nothing clashes.
+public protocol FuzzHarness {
+    /// Checks one input: a decoder that breaks a promise stops the run through
+    /// ``Fuzz/require(_:_:file:line:)`` or ``Fuzz/fail(_:file:line:)``.
+    static func test(_ input: [UInt8])
+
+    /// The inputs to start from, by file name, made with the real encoders where there are
+    /// any: `scripts/fuzz.sh --seeds` writes them to `Fuzz/Corpus/<harness>/`.
+    static func seeds() -> [String: [UInt8]]
+}
+
+extension FuzzHarness {
+    /// Runs libFuzzer on ``test(_:)`` with the process's arguments, or, when
+    /// `BATON_FUZZ_WRITE_SEEDS` names a folder, writes ``seeds()`` there and exits.
+    public static func main() {
+        Fuzz.writeSeedsIfAsked(seeds)
+        exit(Fuzz.runDriver(test))
+    }
+}
+
 /// What every harness shares: the oracle that turns a broken invariant into a crash libFuzzer
-/// keeps, the input as bytes, a scratch folder for the decoders that read files, and the seed
-/// writer that makes `Fuzz/Corpus/<harness>/` from the real encoders.
+/// keeps (and its forms for decoders that throw), the input as bytes, a scratch folder for
+/// the decoders that read files, and the seed writer that makes `Fuzz/Corpus/<harness>/`
+/// from the real encoders.
 public enum Fuzz {
-    /// Runs libFuzzer on `testOneInput` with the process's arguments. Each harness calls it
-    /// from `<target>_main`, the entry point SwiftPM links `main` to in an executable target,
-    /// so libFuzzer's own `main` is not linked and nothing clashes.
-    public static func runDriver(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-                                 _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32 {
-        var argc = argc
-        var argv = argv
-        return LLVMFuzzerRunDriver(&argc, &argv, testOneInput)
+    /// The harness's `test`, which `LLVMFuzzerTestOneInput` calls (libFuzzer takes a C
+    /// function, which cannot carry it).
+    nonisolated(unsafe) private static var harnessTest: ([UInt8]) -> Void = { _ in }
+
+    /// Runs libFuzzer's driver on `test` with the process's arguments; what it returns is the
+    /// process's exit status.
+    static func runDriver(_ test: @escaping ([UInt8]) -> Void) -> Int32 {
+        harnessTest = test
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        return LLVMFuzzerRunDriver(&argc, &argv, fuzzerTestOneInput)
+    }
+
+    /// One input, from libFuzzer, to the harness's `test`.
+    fileprivate static func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+        harnessTest(bytes(data, size))
+        return 0
     }
 
     /// Stops the run as a crash (SIGABRT, which libFuzzer reports with the input) when a
@@ -28,6 +60,51 @@ public enum Fuzz {
     public static func fail(_ message: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
         FileHandle.standardError.write(Data("fuzz invariant broken at \(file):\(line): \(message)\n".utf8))
         abort()
+    }
+
+    /// What `body` gives, or `nil` when it throws a `Refusal`, the decoder's own error (its
+    /// documented way to refuse an input); any other error is a broken promise, reported as
+    /// "`what` threw <its type>".
+    public static func refused<Refusal: Error, Value>(as _: Refusal.Type, _ what: String,
+                                                      file: StaticString = #fileID, line: UInt = #line,
+                                                      _ body: () throws -> Value) -> Value? {
+        refused(as: [Refusal.self], what, file: file, line: line, body)
+    }
+
+    /// What `body` gives, or `nil` when it throws a `Refusal` or an `OtherRefusal`; any other
+    /// error is a broken promise.
+    public static func refused<Refusal: Error, OtherRefusal: Error, Value>(
+        as _: Refusal.Type, or _: OtherRefusal.Type, _ what: String,
+        file: StaticString = #fileID, line: UInt = #line, _ body: () throws -> Value
+    ) -> Value? {
+        refused(as: [Refusal.self, OtherRefusal.self], what, file: file, line: line, body)
+    }
+
+    private static func refused<Value>(as refusals: [any Error.Type], _ what: String, file: StaticString, line: UInt,
+                                       _ body: () throws -> Value) -> Value? {
+        do {
+            return try body()
+        } catch {
+            guard !refusals.contains(where: { isError(error, of: $0) }) else { return nil }
+            fail("\(what) threw \(type(of: error)), not \(refusals.map { "\($0)" }.joined(separator: " or "))",
+                 file: file, line: line)
+        }
+    }
+
+    /// What `body` gives; any error it throws is a broken promise, reported as
+    /// "`message`: <the error>".
+    public static func orFail<Value>(_ message: @autoclosure () -> String,
+                                     file: StaticString = #fileID, line: UInt = #line,
+                                     _ body: () throws -> Value) -> Value {
+        do {
+            return try body()
+        } catch {
+            fail("\(message()): \(error)", file: file, line: line)
+        }
+    }
+
+    private static func isError<E: Error>(_ error: any Error, of _: E.Type) -> Bool {
+        error is E
     }
 
     /// libFuzzer's input as bytes (it may pass no pointer for an empty input).
@@ -68,8 +145,8 @@ public enum Fuzz {
 
     /// When `BATON_FUZZ_WRITE_SEEDS` names a folder, writes `seeds()` there, one file per
     /// name, and exits: `scripts/fuzz.sh --seeds` makes the committed corpora this way.
-    /// Call it from `LLVMFuzzerInitialize`.
-    public static func writeSeedsIfAsked(_ seeds: () -> [String: [UInt8]]) {
+    /// ``FuzzHarness/main()`` calls it before libFuzzer starts.
+    static func writeSeedsIfAsked(_ seeds: () -> [String: [UInt8]]) {
         guard let folder = ProcessInfo.processInfo.environment["BATON_FUZZ_WRITE_SEEDS"] else { return }
         let directory = URL(fileURLWithPath: folder, isDirectory: true)
         do {
@@ -82,4 +159,10 @@ public enum Fuzz {
         }
         exit(0)
     }
+}
+
+/// libFuzzer's callback, under the name its runtime links against.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    Fuzz.testOneInput(data, size)
 }

@@ -9,47 +9,31 @@ import Glibc
 // through symbolic links. A bad status must be a `TailnetStatusError`; what is read must be
 // only dialable addresses and clean, short names.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTailnetStatus(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = Fuzz.bytes(data, size)
-    var bodies = [bytes]
-    if let response = try? HTTPResponse(bytes) { bodies.append(response.body) }
-    for body in bodies {
-        do {
-            let status = try TailnetStatus(json: body)
-            Fuzz.require(status.peers.count <= TailnetStatus.maximumPeers, "more peers than the limit")
-            Fuzz.require(status.isRunning || status.peers.isEmpty, "peers of a tailscaled that is not connected")
-            for peer in status.peers {
-                Fuzz.require(TailnetStatus.isAddress(peer.address, family: AF_INET) || TailnetStatus.isAddress(peer.address, family: AF_INET6),
-                             "an address that is not an IP address: \(peer.address)")
-                Fuzz.require(!peer.address.isEmpty && peer.address.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" },
-                             "an address with more than an IP address's characters: \(peer.address.debugDescription)")
-                Fuzz.require(peer.name.count <= TailnetStatus.maximumNameLength, "a name over the limit")
-                Fuzz.require(!UnsafeCharacters.occur(in: peer.name), "a name with unsafe characters")
+@main
+enum TailnetStatusHarness: FuzzHarness {
+    static func test(_ bytes: [UInt8]) {
+        var bodies = [bytes]
+        if let response = try? HTTPResponse(bytes) { bodies.append(response.body) }
+        for body in bodies {
+            if let status = Fuzz.refused(as: TailnetStatusError.self, "reading", { try TailnetStatus(json: body) }) {
+                Fuzz.require(status.peers.count <= TailnetStatus.maximumPeers, "more peers than the limit")
+                Fuzz.require(status.isRunning || status.peers.isEmpty, "peers of a tailscaled that is not connected")
+                for peer in status.peers {
+                    Fuzz.require(TailnetStatus.isAddress(peer.address, family: AF_INET) || TailnetStatus.isAddress(peer.address, family: AF_INET6),
+                                 "an address that is not an IP address: \(peer.address)")
+                    Fuzz.require(!peer.address.isEmpty && peer.address.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" },
+                                 "an address with more than an IP address's characters: \(peer.address.debugDescription)")
+                    Fuzz.require(peer.name.count <= TailnetStatus.maximumNameLength, "a name over the limit")
+                    Fuzz.require(!UnsafeCharacters.occur(in: peer.name), "a name with unsafe characters")
+                }
             }
-        } catch is TailnetStatusError {
-        } catch {
-            Fuzz.fail("reading threw \(type(of: error)), not a TailnetStatusError")
         }
     }
-    return 0
 }
 
-@_cdecl("FuzzTailnetStatus_main")
-public func fuzzTailnetStatusMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzTailnetStatus)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(TailnetStatusSeeds.all)
-    return 0
-}
-
-/// Status answers as tailscaled sends them, and broken ones.
-enum TailnetStatusSeeds {
-    static func all() -> [String: [UInt8]] {
+extension TailnetStatusHarness {
+    /// Status answers as tailscaled sends them, and broken ones.
+    static func seeds() -> [String: [UInt8]] {
         let running = """
             {"Version":"1.76.1","BackendState":"Running","MagicDNSSuffix":"tail1234.ts.net",
              "Self":{"HostName":"desk","DNSName":"desk.tail1234.ts.net.","OS":"linux","Online":true,"UserID":123,"TailscaleIPs":["100.64.0.1","fd7a:115c:a1e0::1"]},

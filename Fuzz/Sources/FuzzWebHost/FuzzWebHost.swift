@@ -7,14 +7,15 @@ import FuzzSupport
 // character; a host read must be ASCII without unsafe characters, read back the same from
 // its own text, and its locality must not depend on how it was written.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzWebHost(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let text = String(decoding: Fuzz.bytes(data, size), as: UTF8.self)
-    if let url = URL(string: text) {
-        check { () throws(WebHostError) in try WebHost(of: url) }
+@main
+enum WebHostHarness: FuzzHarness {
+    static func test(_ input: [UInt8]) {
+        let text = String(decoding: input, as: UTF8.self)
+        if let url = URL(string: text) {
+            check { () throws(WebHostError) in try WebHost(of: url) }
+        }
+        check { () throws(WebHostError) in try WebHost(percentEncoded: text) }
     }
-    check { () throws(WebHostError) in try WebHost(percentEncoded: text) }
-    return 0
 }
 
 /// Reads a host with `read` and checks what it gives.
@@ -31,21 +32,9 @@ private func check(_ read: () throws(WebHostError) -> WebHost) {
     }
 }
 
-@_cdecl("FuzzWebHost_main")
-public func fuzzWebHostMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    Fuzz.runDriver(argc, argv, fuzzWebHost)
-}
-
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>?,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    Fuzz.writeSeedsIfAsked(WebHostSeeds.all)
-    return 0
-}
-
-/// Links as phones share them: names, internationalized ones, addresses, and hosts refused.
-enum WebHostSeeds {
-    static func all() -> [String: [UInt8]] {
+extension WebHostHarness {
+    /// Links as phones share them: names, internationalized ones, addresses, and hosts refused.
+    static func seeds() -> [String: [UInt8]] {
         let links = [
             "name": "https://news.example.com/story/7?ref=phone", "idn": "https://b%C3%BCcher.example/x",
             "punycode": "https://xn--bcher-kva.example/", "ipv4": "http://127.0.0.1:631/admin/", "ipv6": "http://[fe80::1]:8080/",

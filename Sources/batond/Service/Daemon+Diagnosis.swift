@@ -40,6 +40,7 @@ extension Daemon {
         if let domainCheck { checks.append(domainCheck) }
         checks += registeredAppChecks
         checks.append(settingsCheck)
+        checks.append(recentDocumentsCheck)
         return checks
     }
 
@@ -103,6 +104,7 @@ extension Daemon {
         let settings = settingsStore.settings
         var detail = "Handoff is \(settings.handoff ? "on" : "off"), notifications \(settings.notifications.rawValue)"
         if !settings.blockedDevices.isEmpty { detail += ", \(settings.blockedDevices.count) devices blocked" }
+        if !settings.recentDocuments { detail += ", recent documents off" }
         if !settings.blockedApps.isEmpty { detail += ", apps blocked: \(settings.blockedApps.sorted().joined(separator: ", "))" }
         return settings.handoff ? .pass("settings", detail)
             : .fail("settings", detail + ": nothing is offered, and other devices' offers are hidden",

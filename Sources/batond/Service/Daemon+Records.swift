@@ -36,6 +36,7 @@ extension Daemon {
         if let (app, published) = registry.latest {
             status["current"] = .dictionary(Self.record(app, published))
         }
+        if let offeredRecord { status["offered"] = .dictionary(offeredRecord) }
         return status
     }
 
@@ -88,6 +89,7 @@ extension Daemon {
             if !installed.domains.isEmpty { record["domains"] = .strings(installed.domains.map(\.description)) }
             records.append(record)
         }
+        records += recentListAppRecords(besides: Set(records.compactMap { $0["app-id"]?.string }))
         // A running app's icon and name are its entry's.
         let entries = Dictionary(installedApps.map { ($0.appID, $0) }, uniquingKeysWith: { first, _ in first })
         return records.map { record in

@@ -15,6 +15,11 @@ extension Daemon {
                 try daemon.change { $0.handoff = on }
                 call.reply()
             },
+            DaemonMethod("SetRecentDocuments", ["b"]) { daemon, call, arguments in
+                let on = try arguments.bool(0)
+                try daemon.change { $0.recentDocuments = on }
+                call.reply()
+            },
             DaemonMethod("SetNotifications", ["s"]) { daemon, call, arguments in
                 let text = try arguments.string(0)
                 guard let mode = HandoffSettings.Notifications(rawValue: text) else {
@@ -30,7 +35,11 @@ extension Daemon {
             DaemonMethod("SetAppBlocked", ["s", "b"]) { daemon, call, arguments in
                 let appID = try arguments.string(0)
                 let blocked = try arguments.bool(1)
-                try AppRegistry.check(appID: appID, teamID: "x", activityTypes: [])
+                // An adopting app by its id ("org.gnome.Maps"), an app of the recent list by its
+                // program's name ("gedit"): either is a program name's kind of word.
+                guard RunningPrograms.isProgramName(appID) else {
+                    throw ServiceError.invalidArguments("invalid application id or program name \"\(appID.prefix(80))\"")
+                }
                 try daemon.change { settings in
                     if blocked { settings.blockedApps.insert(appID) } else { settings.blockedApps.remove(appID) }
                 }
@@ -68,7 +77,9 @@ extension Daemon {
             network.rename(to: name)
             thisDeviceRenamed()
         }
-        logger.info("settings: Handoff \(settings.handoff ? "on" : "off"), notifications \(settings.notifications.rawValue), \(settings.blockedDevices.count) devices and \(settings.blockedApps.count) apps blocked")
+        logger.info("settings: Handoff \(settings.handoff ? "on" : "off"), notifications \(settings.notifications.rawValue), recent documents \(settings.recentDocuments ? "on" : "off"), \(settings.blockedDevices.count) devices and \(settings.blockedApps.count) apps blocked")
+        // Off, or its app blocked: the recent document offered now is withdrawn at once.
+        recentDocuments.refresh()
         network.features.offers.changed()
         activitiesChanged()
         offerNotifications.refreshAll()

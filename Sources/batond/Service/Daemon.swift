@@ -115,6 +115,8 @@ final class Daemon {
             self?.activitiesChanged()
             self?.network.features.offers.changed()
         }
+        recentDocuments.isEnabled = { [settingsStore] in settingsStore.settings.recentDocuments }
+        recentDocuments.isBlocked = { [settingsStore] program in settingsStore.settings.blockedApps.contains(program) }
         recentDocuments.start()
         try connection.export(path: BatonService.daemonPath, interface: BatonService.daemonInterface,
                               introspectionXML: BatonService.daemonIntrospectionXML) { [weak self] call in

@@ -19,8 +19,12 @@ struct HandoffSettings: Equatable, Sendable {
     /// Paired devices (by id) whose offers are neither listed nor shown, and which this
     /// device offers nothing.
     var blockedDevices: Set<String> = []
-    /// Apps (by app id) whose activities are never offered.
+    /// Apps (by app id, or by program name for apps of the recent list) whose activities
+    /// are never offered.
     var blockedApps: Set<String> = []
+    /// Whether the document open in an app that does not adopt Baton, from the desktop's
+    /// recent list, is offered (``RecentDocuments``).
+    var recentDocuments = true
     /// The name the person gave this device (`SetDeviceName`); `nil` keeps the one from
     /// `batond.conf` or the host name.
     var name: String?
@@ -29,13 +33,15 @@ struct HandoffSettings: Equatable, Sendable {
     /// the daemon adds (it may come from elsewhere).
     var record: [String: BusValue] {
         ["handoff": .bool(handoff), "notifications": .string(notifications.rawValue),
-         "blocked-devices": .strings(blockedDevices.sorted()), "blocked-apps": .strings(blockedApps.sorted())]
+         "blocked-devices": .strings(blockedDevices.sorted()), "blocked-apps": .strings(blockedApps.sorted()),
+         "recent-documents": .bool(recentDocuments)]
     }
 }
 
 extension HandoffSettings: Codable {
     private enum CodingKeys: String, CodingKey {
         case handoff, notifications, blockedDevices = "blocked-devices", blockedApps = "blocked-apps", name
+        case recentDocuments = "recent-documents"
     }
 
     /// Missing keys keep their defaults, so a file from an earlier release still reads.
@@ -45,6 +51,7 @@ extension HandoffSettings: Codable {
         notifications = try container.decodeIfPresent(Notifications.self, forKey: .notifications) ?? .on
         blockedDevices = try container.decodeIfPresent(Set<String>.self, forKey: .blockedDevices) ?? []
         blockedApps = try container.decodeIfPresent(Set<String>.self, forKey: .blockedApps) ?? []
+        recentDocuments = try container.decodeIfPresent(Bool.self, forKey: .recentDocuments) ?? true
         name = try container.decodeIfPresent(String.self, forKey: .name)
         if let name {
             do {
@@ -61,6 +68,7 @@ extension HandoffSettings: Codable {
         try container.encode(notifications, forKey: .notifications)
         try container.encode(blockedDevices.sorted(), forKey: .blockedDevices)
         try container.encode(blockedApps.sorted(), forKey: .blockedApps)
+        try container.encode(recentDocuments, forKey: .recentDocuments)
         try container.encodeIfPresent(name, forKey: .name)
     }
 }
@@ -80,7 +88,7 @@ final class SettingsStore {
     init(directory: URL) throws {
         file = directory.appendingPathComponent(Self.fileName)
         settings = try PrivateJSONFile.read(HandoffSettings.self, from: file,
-                                            expected: "Baton settings (handoff: true or false, notifications: \"on\" or \"quiet\", blocked-devices and blocked-apps: lists of ids, name: a device name)")
+                                            expected: "Baton settings (handoff: true or false, notifications: \"on\" or \"quiet\", blocked-devices and blocked-apps: lists of ids, recent-documents: true or false, name: a device name)")
             ?? HandoffSettings()
     }
 

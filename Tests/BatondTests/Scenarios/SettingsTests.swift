@@ -95,10 +95,36 @@ final class SettingsTests: NotifiedDevicePairTestCase {
         XCTAssertTrue(waitUntil { try self.offers(on: self.devices.b, from: "alpha") == ["Note: private"] })
     }
 
+    func testRecentDocumentsRoundTripAndAnOlderFileReadsAsOn() throws {
+        XCTAssertEqual(try settings(on: devices.b)["recent-documents"] as? Bool, true, "on by default")
+        try set(["recent-documents", "off"], on: devices.b)
+        XCTAssertEqual(try settings(on: devices.b)["recent-documents"] as? Bool, false)
+        XCTAssertTrue(try devices.b.baton(["settings"]).output.contains("Recent documents: off"))
+        devices.batondB.stop()
+        try devices.startB()
+        XCTAssertEqual(try settings(on: devices.b)["recent-documents"] as? Bool, false, "kept across a restart")
+        try set(["recent-documents", "on"], on: devices.b)
+        XCTAssertEqual(try settings(on: devices.b)["recent-documents"] as? Bool, true)
+
+        // A file written before the setting existed: the setting reads as on, the rest as written.
+        devices.batondB.stop()
+        let file = devices.b.root.appendingPathComponent("config/baton/settings.json")
+        try #"{"handoff": true, "notifications": "quiet", "blocked-devices": [], "blocked-apps": ["org.baton.Old"]}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        try devices.startB()
+        let read = try settings(on: devices.b)
+        XCTAssertEqual(read["recent-documents"] as? Bool, true, "\(read)")
+        XCTAssertEqual(read["notifications"] as? String, "quiet", "the older file was read: \(read)")
+        XCTAssertEqual(read["blocked-apps"] as? [String], ["org.baton.Old"])
+    }
+
     func testBadValuesAreRefusedAndChangeNothing() throws {
         let before = try settings(on: devices.b)
         for (words, message) in [(["notifications", "loud"], "notifications are \"on\" or \"quiet\", not \"loud\""),
                                  (["handoff", "maybe"], "handoff is on or off"),
+                                 (["recent-documents", "maybe"], "recent-documents is on or off, not \"maybe\""),
+                                 (["recent-documents"], "takes one value"),
                                  (["device", "nosuchdevice", "block"], "nosuchdevice"),
                                  (["app", "not an id", "block"], "invalid application id"),
                                  (["volume", "11"], "unknown setting")] {

@@ -33,6 +33,48 @@ extension Daemon {
         return [record]
     }
 
+    /// The apps of the recent list, for `ListApps`, but for those listed as adopting apps.
+    func recentListAppRecords(besides adopting: Set<String>) -> [[String: BusValue]] {
+        RecentListApps.records(recentDocuments.listedApps.filter { !adopting.contains($0.program) })
+    }
+
+    /// What `GetStatus` says this device offers its paired devices (`offered`): the listing
+    /// record of ``offeredNow``, with `source` "recent list" or "app"; `nil` when nothing is,
+    /// or Handoff is off, or the app is blocked.
+    var offeredRecord: [String: BusValue]? {
+        let settings = settingsStore.settings
+        guard settings.handoff, let offered = offeredNow, !settings.blockedApps.contains(offered.appID) else { return nil }
+        var record = offered.summary.record
+        record["id"] = .string(offered.listingID)
+        record["app-id"] = .string(offered.appID)
+        record["team-id"] = .string(offered.teamID)
+        record["source"] = .string(recentDocuments.current?.listingID == offered.listingID ? "recent list" : "app")
+        return record
+    }
+
+    /// `baton doctor`'s check of the recent documents: the setting, whether the list reads, and
+    /// how the document in use is told (the active window, or what was used lately). Off is
+    /// the person's choice, not a fault; only a list that exists but cannot be read fails.
+    var recentDocumentsCheck: DiagnosticCheck {
+        let name = "recent documents"
+        guard settingsStore.settings.recentDocuments else {
+            return .pass(name, "off: documents open in apps that do not adopt Baton are not offered (baton settings recent-documents on)")
+        }
+        let state = recentDocuments.state
+        let how = state.knowsActiveWindow
+            ? "the document of the app whose window is active is offered"
+            : "the desktop does not say which window is active (a Wayland session, or no X11 window manager), so the document of a running app used in the last \(Int(RecentDocumentChoice.recentEnough / 60)) minutes is offered"
+        switch state.list {
+        case nil:
+            return .pass(name, "on, but the desktop's recent list (\(RecentList.standardFile.path)) does not exist yet: apps write it when you open a document")
+        case .success(let count)?:
+            return .pass(name, "on: the recent list holds \(count) document(s) that may be offered; \(how)")
+        case .failure(let error)?:
+            return .fail(name, "on, but \(error): no document of apps that do not adopt Baton is offered",
+                         fix: "check \(RecentList.standardFile.path): it should be a file of GTK's recent list; removing it lets apps write it anew")
+        }
+    }
+
     /// The payload of the recent document listed as `activityID`, with its file described to
     /// `deviceID`; `nil` when that is not the recent document offered.
     func recentDocumentPayload(_ activityID: String, to deviceID: String) async -> Result<FetchedPayload, UserActivityError>? {

@@ -34,8 +34,10 @@ final class RecentDocuments {
     private(set) var current: (entry: RecentList.Entry, listingID: String)?
     /// Runs when ``current`` changes.
     var onChange: () -> Void = {}
-    /// Whether the person allows offering recent documents.
+    /// Whether the person allows offering recent documents (the `recent-documents` setting).
     var isEnabled: () -> Bool = { true }
+    /// Whether the person blocked the app running `program`: its documents are never offered.
+    var isBlocked: (_ program: String) -> Bool = { _ in false }
 
     private let logger: Logger
     private let listFile: URL
@@ -91,7 +93,8 @@ final class RecentDocuments {
     func refresh() {
         let chosen: RecentList.Entry?
         if isEnabled() {
-            chosen = RecentDocumentChoice.choose(from: readList(), activeWindow: windows.isAvailable ? windows.current : nil,
+            let offerable = readList().filter { entry in entry.program.map { !isBlocked($0) } ?? false }
+            chosen = RecentDocumentChoice.choose(from: offerable, activeWindow: windows.isAvailable ? windows.current : nil,
                                                  running: windows.isAvailable ? [] : RunningPrograms.names(),
                                                  programOfProcess: RunningPrograms.program(of:),
                                                  now: Date().timeIntervalSince1970)
@@ -104,6 +107,31 @@ final class RecentDocuments {
             logger.info("offering a document from the recent list, used in \(chosen.program ?? chosen.appName)")
         }
         onChange()
+    }
+
+    /// How this device tells which document is in use, and how the list reads now, for
+    /// `baton doctor`.
+    var state: (knowsActiveWindow: Bool, list: Result<Int, RecentListError>?) {
+        let list: Result<Int, RecentListError>?
+        do {
+            list = FileManager.default.fileExists(atPath: listFile.path) ? .success(try RecentList.read(listFile).entries.count) : nil
+        } catch let error as RecentListError {
+            list = .failure(error)
+        } catch {
+            list = .failure(.unreadable("\(error)"))
+        }
+        return (windows.isAvailable, list)
+    }
+
+    /// The apps the recent list names, by the program each runs ("gedit"), with their name in
+    /// the list ("Document Viewer"): the apps whose documents may be offered, whether or not
+    /// one is now. The most recently used first; none when the list cannot be read.
+    var listedApps: [(program: String, appName: String)] {
+        var seen = Set<String>()
+        return ((try? RecentList.read(listFile).entries) ?? []).compactMap { entry in
+            guard let program = entry.program, seen.insert(program).inserted else { return nil }
+            return (program, entry.appName)
+        }
     }
 
     private func readList() -> [RecentList.Entry] {

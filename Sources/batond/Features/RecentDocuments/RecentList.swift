@@ -116,7 +116,8 @@ struct RecentList: Equatable, Sendable {
                 g_clear_error(&error)
                 continue
             }
-            defer { g_free(exec); if let stamp { g_date_time_unref(stamp) } }
+            // The stamp is the bookmark file's own (transfer none): freeing it here freed it twice.
+            defer { g_free(exec) }
             let app = String(cString: name)
             let command = exec.map { String(cString: $0) } ?? ""
             let usedAt = stamp.map { Double(g_date_time_to_unix($0)) } ?? 0

@@ -14,6 +14,14 @@ enum RunningPrograms {
         return names
     }
 
+    /// Whether `name` may name a program, as an app of the recent list is known by (and
+    /// blocked by): 1 to 255 bytes, no folder, no space or control character, not `.` or `..`.
+    /// Every valid application id is one too.
+    static func isProgramName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 255 && name != "." && name != ".." && !name.contains("/")
+            && !name.unicodeScalars.contains { $0.properties.isWhitespace || $0.properties.generalCategory == .control }
+    }
+
     /// The name of the program process `pid` runs, if it is this user's.
     static func program(of pid: Int32) -> String? {
         program(ofProcess: String(pid), procRoot: "/proc")
