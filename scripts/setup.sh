@@ -30,9 +30,9 @@ packages=(
     openssl             # a test CA and an HTTPS server (s_server) for the domain verification tests
     chromium            # a real browser with the Baton extension for the web page tests
     firefox-esr         # the same tests in Firefox: ESR loads the unsigned extension (release Firefox would not)
-    gedit               # a real app that does not adopt Baton, for the recent documents' two-device tests
-    evince              # Document Viewer, another such app: a PDF continued in Evince on the second device
+    evince              # Document Viewer, a real app that does not adopt Baton: a PDF continued in Evince on the second device
     openbox             # a window manager that says which window is active (EWMH), for the recent documents' tests
+    gedit               # a real app that does not adopt Baton, for the recent documents' two-device test
     kdeconnect          # two real kdeconnectd (one a phone) for the phone tests (Qt and KDE Frameworks: ~37 MB)
     iptables            # two home routers (masquerade, nothing in) for the relay test across NATs
     dbus-user-session   # the user dbus.socket that systemd-analyze verify --user needs for batond's unit
