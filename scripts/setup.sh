@@ -33,6 +33,7 @@ packages=(
     evince              # Document Viewer, a real app that does not adopt Baton: a PDF continued in Evince on the second device
     openbox             # a window manager that says which window is active (EWMH), for the recent documents' tests
     gedit               # a real app that does not adopt Baton, for the recent documents' two-device test
+    gnome-text-editor   # a real app with a recent list of its own (org.gnome.TextEditor/recently-used.xbel)
     kdeconnect          # two real kdeconnectd (one a phone) for the phone tests (Qt and KDE Frameworks: ~37 MB)
     iptables            # two home routers (masquerade, nothing in) for the relay test across NATs
     dbus-user-session   # the user dbus.socket that systemd-analyze verify --user needs for batond's unit

@@ -1,3 +1,4 @@
+import BatonBus
 import BatonGLib
 import Foundation
 import FuzzSupport
@@ -6,7 +7,8 @@ import FuzzSupport
 // GBookmarkFile beneath): any app of the session writes that file, so it is outside input.
 // `batond` is an executable target, so RecentList.swift is compiled into this harness through
 // a symbolic link. Any input must read as an error or as entries that keep the reader's
-// promises: in the home folder, none hidden, no control characters, newest first, bounded.
+// promises: in the home folder, none hidden, no unsafe characters, names short enough for a
+// title, newest first, bounded.
 
 private let home = "/home/person"
 
@@ -20,9 +22,10 @@ enum RecentListHarness: FuzzHarness {
         for entry in list.entries {
             Fuzz.require(RecentList.isInsideVisibleFolder(entry.path, of: home), "an entry outside home or hidden: \(entry.path)")
             for text in [entry.path, entry.appName, entry.exec, entry.mimeType ?? ""] {
-                Fuzz.require(!text.unicodeScalars.contains { $0.properties.generalCategory == .control },
-                             "control characters kept: \(text.debugDescription)")
+                Fuzz.require(!UnsafeCharacters.occur(in: text), "unsafe characters kept: \(text.debugDescription)")
             }
+            Fuzz.require(entry.appName.utf8.count <= RecentList.maximumNameLength, "an app name too long for a title")
+            Fuzz.require(entry.exec.utf8.count <= RecentList.maximumCommandLength, "a command too long")
             Fuzz.require(!entry.exec.isEmpty, "an entry with no command")
         }
         Fuzz.require(zip(list.entries, list.entries.dropFirst()).allSatisfy { $0.usedAt >= $1.usedAt }, "not newest first")
@@ -65,6 +68,18 @@ extension RecentListHarness {
                                           extra: "\n<bookmark:private/>")),
             "hidden.xbel": list(bookmark("\(home)/.ssh/id", app: "gedit", exec: "gedit %u", mime: "text/plain")),
             "empty.xbel": list(""),
+            // Found by the hostile list tests: a bidirectional override in a file's name and a
+            // line separator in an app's were offered (the title then read as another file's).
+            "unsafe-characters.xbel": list(bookmark("\(home)/Docs/report%E2%80%AEfdp.exe", app: "gedit", exec: "gedit %u",
+                                                    mime: "text/plain")
+                                           + "\n" + bookmark("\(home)/Docs/notes.txt", app: "gedit\u{2028}now", exec: "gedit %u",
+                                                             mime: "text/plain")),
+            // An empty file: a list cut to be written again in place, not an empty list.
+            "empty-file.xbel": "",
+            // Found by this harness: a host with a path that cannot be unescaped; GLib handed the
+            // host back with no path, and it was never freed.
+            "host-with-broken-escape.xbel": list(bookmark("emho//person/Docs/report%E\u{0}4%80.txt", app: "gedit", exec: "gedit %u",
+                                                         mime: "text/plain")),
             "truncated.xbel": String(list(evince).prefix(300)),
         ]
         return files.mapValues { Array($0.utf8) }

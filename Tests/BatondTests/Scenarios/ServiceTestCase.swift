@@ -10,9 +10,14 @@ class ServiceTestCase: XCTestCase {
     /// Arguments for batond; override to change its timeouts.
     var batondArguments: [String] { [] }
 
+    /// Prepares the session before its bus and batond start; override to set its environment
+    /// (a `HOME` of its own, no `DISPLAY`).
+    func prepare(_ session: ServiceSession) throws {}
+
     override func setUpWithError() throws {
         if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
         session = try ServiceSession()
+        try prepare(session)
         try session.startBus()
         batond = try session.startBatond(batondArguments)
     }

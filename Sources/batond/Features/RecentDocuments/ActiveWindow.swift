@@ -25,6 +25,11 @@ struct ActiveWindow: Equatable, Sendable {
 /// by the root window's `PropertyNotify`, never by a timer. Where there is no X11 display or
 /// no EWMH window manager, ``isAvailable`` is false and the recent documents fall back to
 /// what was used lately.
+///
+/// In a Wayland session the X display (Xwayland) is not watched, even when `DISPLAY` names
+/// it: it sees only the X clients, so while a Wayland app has the focus it says no window is
+/// active (or still names the X window that had it), and gedit or Document Viewer in use
+/// would never be offered. There the choice is by recency too.
 @MainActor
 final class ActiveWindowWatcher {
     private(set) var current: ActiveWindow?
@@ -37,9 +42,20 @@ final class ActiveWindowWatcher {
     private var watch: guint = 0
     private var atoms: (active: Atom, pid: Atom, applicationID: Atom, utf8: Atom) = (0, 0, 0, 0)
 
-    /// Connects to `DISPLAY`, if there is one; says nothing and watches nothing otherwise.
+    /// The X display whose active window says which app is in use, from `environment`: its
+    /// `DISPLAY`, unless the session is a Wayland one (`WAYLAND_DISPLAY` set, or
+    /// `XDG_SESSION_TYPE=wayland`).
+    nonisolated static func displayToWatch(in environment: [String: String]) -> String? {
+        if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty { return nil }
+        if environment["XDG_SESSION_TYPE"] == "wayland" { return nil }
+        guard let name = environment["DISPLAY"], !name.isEmpty else { return nil }
+        return name
+    }
+
+    /// Connects to the X display (``displayToWatch(in:)``), if there is one; says nothing and
+    /// watches nothing otherwise.
     func start() {
-        guard display == nil, let name = ProcessInfo.processInfo.environment["DISPLAY"], !name.isEmpty else { return }
+        guard display == nil, let name = Self.displayToWatch(in: ProcessInfo.processInfo.environment) else { return }
         Self.installErrorHandlers()
         guard let opened = XOpenDisplay(name) else { return }
         // Without this, Xlib ends the process when the display goes away.

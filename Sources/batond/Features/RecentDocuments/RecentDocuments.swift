@@ -10,8 +10,10 @@ import Logging
 /// recent list (``RecentList``), offered as this device's activity when no adopting app is in
 /// use: "report.pdf — Document Viewer", of type ``activityType``.
 ///
-/// It follows the list with a file monitor on its folder (GTK replaces the file whole) and the
-/// active window (``ActiveWindowWatcher``), never with a timer, and picks the document by
+/// It reads GTK's shared list and GNOME Text Editor's own (which keeps its files there, never
+/// in the shared one), follows them with a file monitor on each one's folder (GTK replaces
+/// the file whole) and the active window (``ActiveWindowWatcher``), never with a timer, and
+/// picks the document by
 /// ``RecentDocumentChoice``. Its payload names the file as a document activity does
 /// (``UserActivity/documentURLKey``), so the file reaches the other device as any continued
 /// document does, and the app that used it (``appKey``, ``programKey``) so the same app
@@ -40,32 +42,48 @@ final class RecentDocuments {
     var isBlocked: (_ program: String) -> Bool = { _ in false }
 
     private let logger: Logger
-    private let listFile: URL
+    private let listFiles: [URL]
     private let windows = ActiveWindowWatcher()
-    private var monitor: UnsafeMutableRawPointer?
-    private var lastError: String?
+    /// The file monitors, by the folder each follows.
+    private var monitors: [String: UnsafeMutableRawPointer] = [:]
+    private var lastErrors: [URL: String] = [:]
+    /// Each list's entries at its last good reading, kept while it cannot be read.
+    private var lastEntries: [URL: [RecentList.Entry]] = [:]
     private var refreshPending: guint = 0
 
-    init(logger: Logger, listFile: URL = RecentList.standardFile) {
+    /// - Parameter listFiles: the lists read: GTK's shared one and GNOME Text Editor's own
+    ///   (``RecentList/standardFiles``).
+    init(logger: Logger, listFiles: [URL] = RecentList.standardFiles) {
         self.logger = logger
-        self.listFile = listFile
+        self.listFiles = listFiles
     }
 
-    /// Starts following the list and the active window, and reads the list once.
+    /// Starts following the lists and the active window, and reads the lists once.
     func start() {
         windows.onChange = { [weak self] in self?.refresh() }
         windows.start()
-        let folder = g_file_new_for_path(listFile.deletingLastPathComponent().path)
-        defer { g_object_unref(UnsafeMutableRawPointer(folder)) }
-        var error: UnsafeMutablePointer<GError>?
-        if let made = g_file_monitor_directory(folder, G_FILE_MONITOR_WATCH_MOVES, nil, &error) {
-            monitor = UnsafeMutableRawPointer(made)
-            GObjectSignals.onFileMonitorChange(UnsafeMutableRawPointer(made)) { [weak self] in self?.refreshSoon() }
-        } else {
-            logger.notice("cannot follow the recent list's folder: \(error.map { String(cString: $0.pointee.message) } ?? "unknown error")")
-            g_clear_error(&error)
-        }
+        followFolders()
         refresh()
+    }
+
+    /// Follows each list's folder that exists and is not followed yet. A folder made later
+    /// (GNOME Text Editor's, at its first save) is followed once its parent's monitor, on the
+    /// data folder, says it appeared.
+    private func followFolders() {
+        for folder in Set(listFiles.map { $0.deletingLastPathComponent().path }) where monitors[folder] == nil {
+            var status = stat()
+            guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { continue }
+            let file = g_file_new_for_path(folder)
+            defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+            var error: UnsafeMutablePointer<GError>?
+            if let made = g_file_monitor_directory(file, G_FILE_MONITOR_WATCH_MOVES, nil, &error) {
+                monitors[folder] = UnsafeMutableRawPointer(made)
+                GObjectSignals.onFileMonitorChange(UnsafeMutableRawPointer(made)) { [weak self] in self?.refreshSoon() }
+            } else {
+                logger.notice("cannot follow a recent list's folder: \(error.map { String(cString: $0.pointee.message) } ?? "unknown error")")
+                g_clear_error(&error)
+            }
+        }
     }
 
     /// Stops following.
@@ -73,11 +91,11 @@ final class RecentDocuments {
         windows.stop()
         GLibSources.cancel(refreshPending)
         refreshPending = 0
-        if let monitor {
+        for monitor in monitors.values {
             g_file_monitor_cancel(monitor.assumingMemoryBound(to: GFileMonitor.self))
             g_object_unref(monitor)
         }
-        monitor = nil
+        monitors = [:]
     }
 
     /// Reads the list again shortly: an app writing it sends several changes at once.
@@ -85,6 +103,7 @@ final class RecentDocuments {
         guard refreshPending == 0 else { return }
         refreshPending = GLibSources.once(after: 0.1) { [weak self] in
             self?.refreshPending = 0
+            self?.followFolders()
             self?.refresh()
         }
     }
@@ -105,46 +124,60 @@ final class RecentDocuments {
         current = chosen.map { ($0, ListingID.make()) }
         if let chosen {
             logger.info("offering a document from the recent list, used in \(chosen.program ?? chosen.appName)")
+        } else {
+            logger.info("offering no document from the recent list")
         }
         onChange()
     }
 
-    /// How this device tells which document is in use, and how the list reads now, for
-    /// `baton doctor`.
+    /// How this device tells which document is in use, and how the lists read now, for
+    /// `baton doctor`: the entries of the lists there are, or why one cannot be read; nil
+    /// when there is no list.
     var state: (knowsActiveWindow: Bool, list: Result<Int, RecentListError>?) {
-        let list: Result<Int, RecentListError>?
-        do {
-            list = FileManager.default.fileExists(atPath: listFile.path) ? .success(try RecentList.read(listFile).entries.count) : nil
-        } catch let error as RecentListError {
-            list = .failure(error)
-        } catch {
-            list = .failure(.unreadable("\(error)"))
+        var list: Result<Int, RecentListError>?
+        for file in listFiles where FileManager.default.fileExists(atPath: file.path) {
+            do {
+                let count = try RecentList.read(file).entries.count
+                if case .success(let before) = list { list = .success(before + count) } else if list == nil { list = .success(count) }
+            } catch let error as RecentListError {
+                list = .failure(error)
+            } catch {
+                list = .failure(.unreadable("\(error)"))
+            }
         }
         return (windows.isAvailable, list)
     }
 
-    /// The apps the recent list names, by the program each runs ("gedit"), with their name in
+    /// The apps the recent lists name, by the program each runs ("gedit"), with their name in
     /// the list ("Document Viewer"): the apps whose documents may be offered, whether or not
-    /// one is now. The most recently used first; none when the list cannot be read.
+    /// one is now. The most recently used first; none of a list that cannot be read.
     var listedApps: [(program: String, appName: String)] {
         var seen = Set<String>()
-        return ((try? RecentList.read(listFile).entries) ?? []).compactMap { entry in
+        let entries = listFiles.flatMap { (try? RecentList.read($0).entries) ?? [] }.sorted { $0.usedAt > $1.usedAt }
+        return entries.compactMap { entry in
             guard let program = entry.program, seen.insert(program).inserted else { return nil }
             return (program, entry.appName)
         }
     }
 
+    /// The lists' entries, but those of an app that adopts Baton running now
+    /// (``isOfAdoptingApp``), the most recently used first; of a list that cannot be read (half
+    /// written by an app that rewrites it in place, over the size limit, a link, not XML),
+    /// those of its last good reading, so a list caught mid-write changes nothing. A list
+    /// that is gone is empty.
     private func readList() -> [RecentList.Entry] {
-        do {
-            let list = try RecentList.read(listFile)
-            lastError = nil
-            return list.entries.filter { !isOfAdoptingApp($0) }
-        } catch {
-            let said = "\(error)"
-            if said != lastError { logger.notice("\(said)") }
-            lastError = said
-            return []
+        for file in listFiles {
+            do {
+                lastEntries[file] = try RecentList.read(file).entries
+                lastErrors[file] = nil
+            } catch {
+                let said = "\(error)"
+                if said != lastErrors[file] { logger.notice("\(said)") }
+                lastErrors[file] = said
+            }
         }
+        return listFiles.flatMap { lastEntries[$0] ?? [] }.filter { !isOfAdoptingApp($0) }
+            .sorted { $0.usedAt > $1.usedAt }
     }
 
     /// The offer's summary: the file's name and the app's ("report.pdf — Document Viewer").

@@ -1,3 +1,4 @@
+import BatonBus
 import BatonGLib
 import CGLib
 import Foundation
@@ -11,7 +12,10 @@ import Glibc
 /// hidden folder, not marked private, of at most ``maximumDocumentSize``, with the app that
 /// used it last and when. The list is outside input (any app of the session writes it):
 /// a file over ``maximumListSize``, a link, or one that is not XML reads as nothing, and
-/// names with control characters are left out.
+/// entries whose path, app or command hold a character no published text may hold (a
+/// control character, a line separator, a bidirectional override: `UnsafeCharacters`), or
+/// whose app's name or command is longer than ``maximumNameLength`` or
+/// ``maximumCommandLength``, are left out.
 struct RecentList: Equatable, Sendable {
     /// One file of the list and the app that used it last.
     struct Entry: Equatable, Sendable {
@@ -45,9 +49,20 @@ struct RecentList: Equatable, Sendable {
     static let maximumDocumentSize: Int64 = 64 << 20
     /// How many of the most recent entries are looked at (each one's file is checked).
     static let maximumEntries = 64
+    /// The longest app name and MIME type kept, in bytes: the offer's title holds the app's name.
+    static let maximumNameLength = 255
+    /// The longest command kept, in bytes.
+    static let maximumCommandLength = 4096
 
     /// The list's file: `recently-used.xbel` in `$XDG_DATA_HOME`.
     static var standardFile: URL { XDGDirectories.dataHome.appendingPathComponent("recently-used.xbel") }
+    /// GNOME Text Editor's own list, in the same format: `org.gnome.TextEditor/recently-used.xbel`
+    /// in `$XDG_DATA_HOME` (version 43 never writes the shared one).
+    static var textEditorFile: URL {
+        XDGDirectories.dataHome.appendingPathComponent("org.gnome.TextEditor/recently-used.xbel")
+    }
+    /// The lists batond reads: the shared one and GNOME Text Editor's.
+    static var standardFiles: [URL] { [standardFile, textEditorFile] }
 
     /// Reads the list at `url`, checking each file against the folder `home`.
     ///
@@ -61,6 +76,8 @@ struct RecentList: Equatable, Sendable {
     /// The list held in `bytes`, its files checked against the folder `home`.
     static func parse(_ bytes: [UInt8], home: URL, fileCheck: (String) -> Bool = isOfferableFile) throws -> RecentList {
         guard bytes.count <= maximumListSize else { throw RecentListError.tooLarge(bytes.count) }
+        // GTK never writes an empty file: one is a list cut to be written again in place.
+        guard !bytes.isEmpty else { throw RecentListError.unreadable("the file is empty") }
         guard let bookmarks = g_bookmark_file_new() else { throw RecentListError.unreadable("no memory") }
         defer { g_bookmark_file_free(bookmarks) }
         var error: UnsafeMutablePointer<GError>?
@@ -69,7 +86,7 @@ struct RecentList: Equatable, Sendable {
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                     g_bookmark_file_load_from_data(bookmarks, $0, gsize(buffer.count), &error)
                 }
-            } ?? 1
+            } ?? 0
         }
         guard loaded != 0 else {
             let message = error.map { String(cString: $0.pointee.message) } ?? "not a recent list"
@@ -99,8 +116,10 @@ struct RecentList: Equatable, Sendable {
         if g_bookmark_file_get_is_private(bookmarks, uri, &error) != 0 { return nil }
         g_clear_error(&error)
         var hostname: UnsafeMutablePointer<CChar>?
+        // GLib may hand the host back even when the path cannot be read ("file://host/%E"): it is freed either way.
+        defer { g_free(hostname) }
         guard let filename = g_filename_from_uri(uri, &hostname, &error) else { return nil }
-        defer { g_free(filename); g_free(hostname) }
+        defer { g_free(filename) }
         if let hostname, String(cString: hostname) != "localhost" { return nil }
         let path = String(cString: filename)
         guard isInsideVisibleFolder(path, of: home) else { return nil }
@@ -121,7 +140,8 @@ struct RecentList: Equatable, Sendable {
             let app = String(cString: name)
             let command = exec.map { String(cString: $0) } ?? ""
             let usedAt = stamp.map { Double(g_date_time_to_unix($0)) } ?? 0
-            guard !hasControlCharacters(app), !hasControlCharacters(command), !command.isEmpty else { continue }
+            guard isSafe(app, maximumLength: maximumNameLength), isSafe(command, maximumLength: maximumCommandLength),
+                  !command.isEmpty else { continue }
             if usedAt >= (best?.stamp ?? -.infinity) { best = (app, command, usedAt) }
         }
         guard let best else { return nil }
@@ -129,7 +149,7 @@ struct RecentList: Equatable, Sendable {
             defer { g_free(pointer) }
             return String(cString: pointer)
         }
-        return Entry(path: path, mimeType: mime.flatMap { hasControlCharacters($0) ? nil : $0 }, appName: best.name,
+        return Entry(path: path, mimeType: mime.flatMap { isSafe($0, maximumLength: maximumNameLength) ? $0 : nil }, appName: best.name,
                      exec: best.exec, usedAt: best.stamp)
     }
 
@@ -137,7 +157,7 @@ struct RecentList: Equatable, Sendable {
     /// with "."), and no `.` or `..` to climb out.
     static func isInsideVisibleFolder(_ path: String, of home: String) -> Bool {
         let prefix = home.hasSuffix("/") ? home : home + "/"
-        guard path.hasPrefix(prefix), !hasControlCharacters(path) else { return false }
+        guard path.hasPrefix(prefix), !UnsafeCharacters.occur(in: path) else { return false }
         let components = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
         return !components.isEmpty && components.allSatisfy { !$0.isEmpty && !$0.hasPrefix(".") }
     }
@@ -150,8 +170,9 @@ struct RecentList: Equatable, Sendable {
         return Int64(status.st_size) <= maximumDocumentSize
     }
 
-    private static func hasControlCharacters(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    /// Whether `text` is at most `maximumLength` bytes and holds no unsafe character.
+    private static func isSafe(_ text: String, maximumLength: Int) -> Bool {
+        text.utf8.count <= maximumLength && !UnsafeCharacters.occur(in: text)
     }
 
     /// The list's bytes, read without following a link and only from a regular file of at

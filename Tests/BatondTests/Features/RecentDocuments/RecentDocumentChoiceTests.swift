@@ -45,6 +45,16 @@ final class RecentDocumentChoiceTests: XCTestCase {
                      "used 30 minutes ago: not offered where the active window is unknown")
     }
 
+    func testAWaylandSessionsXDisplayIsNotWatched() {
+        XCTAssertEqual(ActiveWindowWatcher.displayToWatch(in: ["DISPLAY": ":0"]), ":0")
+        XCTAssertNil(ActiveWindowWatcher.displayToWatch(in: ["DISPLAY": ""]))
+        XCTAssertNil(ActiveWindowWatcher.displayToWatch(in: [:]))
+        // Xwayland sees only X clients: a Wayland app in use would never be offered.
+        XCTAssertNil(ActiveWindowWatcher.displayToWatch(in: ["DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0"]))
+        XCTAssertNil(ActiveWindowWatcher.displayToWatch(in: ["DISPLAY": ":0", "XDG_SESSION_TYPE": "wayland"]))
+        XCTAssertEqual(ActiveWindowWatcher.displayToWatch(in: ["DISPLAY": ":0", "WAYLAND_DISPLAY": "", "XDG_SESSION_TYPE": "x11"]), ":0")
+    }
+
     func testRunningProgramsIncludesThisProcess() {
         let names = RunningPrograms.names()
         let me = RunningPrograms.program(of: getpid())

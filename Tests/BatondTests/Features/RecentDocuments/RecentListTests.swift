@@ -91,6 +91,30 @@ final class RecentListTests: XCTestCase {
         XCTAssertEqual(read.entries.map(\.path), [kept], "hidden, too big, a FIFO, a link, outside home, private, control characters, missing: none")
     }
 
+    func testBidirectionalOverridesLineSeparatorsAndLongNamesAreLeftOut() throws {
+        let kept = try file("Docs/kept.txt")
+        let read = try RecentList.parse(list([
+            bookmark(try file("Docs/report\u{202E}fdp.exe"), at: "2026-11-28T00:02:00Z"),
+            bookmark(try file("Docs/next\u{85}line.txt"), at: "2026-11-28T00:02:00Z"),
+            bookmark(try file("Docs/separator.txt"), app: "gedit\u{2028}now", at: "2026-11-28T00:02:00Z"),
+            bookmark(try file("Docs/isolate.txt"), app: "\u{2067}tideg", at: "2026-11-28T00:02:00Z"),
+            bookmark(try file("Docs/long-app.txt"), app: String(repeating: "g", count: RecentList.maximumNameLength + 1),
+                     at: "2026-11-28T00:02:00Z"),
+            bookmark(try file("Docs/long-command.txt"), exec: "gedit " + String(repeating: "x", count: RecentList.maximumCommandLength),
+                     at: "2026-11-28T00:02:00Z"),
+            bookmark(kept),
+        ]), home: home)
+        XCTAssertEqual(read.entries.map(\.path), [kept], "no entry a published title could not hold")
+    }
+
+    func testAnEmptyFileIsNotAnEmptyList() throws {
+        // What a list rewritten in place holds for a moment: not a list the person emptied.
+        XCTAssertThrowsError(try RecentList.parse([], home: home))
+        let url = home.appendingPathComponent("recently-used.xbel")
+        FileManager.default.createFile(atPath: url.path, contents: Data())
+        XCTAssertThrowsError(try RecentList.read(url, home: home))
+    }
+
     func testAHostileListReadsAsAnErrorOrNothing() throws {
         XCTAssertThrowsError(try RecentList.parse(Array("<xbel><bookmark href=".utf8), home: home))
         XCTAssertThrowsError(try RecentList.parse([UInt8](repeating: 0x3C, count: RecentList.maximumListSize + 1), home: home)) {
