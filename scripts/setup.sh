@@ -30,6 +30,8 @@ packages=(
     openssl             # a test CA and an HTTPS server (s_server) for the domain verification tests
     chromium            # a real browser with the Baton extension for the web page tests
     firefox-esr         # the same tests in Firefox: ESR loads the unsigned extension (release Firefox would not)
+    evince              # Document Viewer, a real app that does not adopt Baton: a PDF continued in Evince on the second device
+    openbox             # a window manager that says which window is active (EWMH), for the recent documents' tests
     gedit               # a real app that does not adopt Baton, for the recent documents' two-device test
     gnome-text-editor   # a real app with a recent list of its own (org.gnome.TextEditor/recently-used.xbel)
     kdeconnect          # two real kdeconnectd (one a phone) for the phone tests (Qt and KDE Frameworks: ~37 MB)

@@ -27,6 +27,7 @@ public final class DevicePair {
     /// - Parameters:
     ///   - argumentsB: more arguments for B's batond alone.
     ///   - fixedNames: `false` names the devices in their `batond.conf` instead of with `--name`.
+    ///   - displayA: a `DISPLAY` for device A's processes (batond's too) instead of the test's own.
     ///   - displayB: a `DISPLAY` for device B's processes.
     ///   - hidingFromB: the name of a folder made in A's root that B does not see
     ///     (``privateFolderOfA``), as though the devices were two machines.
@@ -35,7 +36,7 @@ public final class DevicePair {
     ///   - environmentB: more environment for device B's processes (a `HOME` of its own).
     ///   - homesInRoots: each device's `HOME` is its own root folder, as two people's homes.
     public init(batondArguments: [String] = [], argumentsB: [String] = [], fixedNames: Bool = true,
-                displayB: String? = nil, hidingFromB: String? = nil, namespaces: (any TwoHostNetwork)? = nil,
+                displayA: String? = nil, displayB: String? = nil, hidingFromB: String? = nil, namespaces: (any TwoHostNetwork)? = nil,
                 environmentB: [String: String] = [:], homesInRoots: Bool = false) throws {
         self.namespaces = namespaces
         arguments = batondArguments
@@ -46,6 +47,7 @@ public final class DevicePair {
         let root = a.root
         privateFolderOfA = hidingFromB.map { root.appendingPathComponent($0, isDirectory: true) }
         if let folder = privateFolderOfA { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        if let displayA { a.environmentOverrides["DISPLAY"] = displayA }
         if let displayB { b.environmentOverrides["DISPLAY"] = displayB }
         if homesInRoots {
             a.environmentOverrides["HOME"] = a.root.path
@@ -150,12 +152,16 @@ public final class DevicePair {
     }
 }
 
-/// A second X server for a second device's windows (Xvfb, which picks a free display).
+/// A second X server for a second device's windows (Xvfb, which picks a free display), with
+/// a window manager if asked.
 public final class VirtualDisplay {
     public let name: String
     private let process: Process
+    private var windowManager: Process?
 
-    public init() throws {
+    /// Starts Xvfb; with `windowManager`, openbox manages it too, which says which window is
+    /// active (EWMH `_NET_ACTIVE_WINDOW`) and activates one when asked (`xdotool windowactivate`).
+    public init(windowManager: Bool = false) throws {
         let numberFile = FileManager.default.temporaryDirectory.appendingPathComponent("xvfb-\(UUID().uuidString)")
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -176,11 +182,44 @@ public final class VirtualDisplay {
         }
         try? FileManager.default.removeItem(at: numberFile)
         name = ":\(number)"
+        if windowManager {
+            do {
+                try startWindowManager()
+            } catch {
+                stop()
+                throw error
+            }
+        }
+    }
+
+    /// Why a display with a window manager cannot be had here, or `nil` when it can.
+    public static var missingWindowManager: String? {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/openbox") ? nil : "openbox is missing (scripts/setup.sh installs it)"
+    }
+
+    /// Starts openbox on the display and waits until it manages it (it runs its `--startup`
+    /// command then).
+    private func startWindowManager() throws {
+        let ready = FileManager.default.temporaryDirectory.appendingPathComponent("openbox-\(UUID().uuidString)")
+        let openbox = Process()
+        openbox.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
+        openbox.arguments = ["--sm-disable", "--startup", "touch \(ready.path)"]
+        openbox.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": name]) { $1 }
+        openbox.standardInput = FileHandle.nullDevice
+        openbox.standardOutput = FileHandle.nullDevice
+        openbox.standardError = FileHandle.nullDevice
+        try openbox.run()
+        windowManager = openbox
+        guard waitUntil(timeout: 10, { FileManager.default.fileExists(atPath: ready.path) }) else {
+            throw FixtureError("openbox did not start on \(name)")
+        }
+        try? FileManager.default.removeItem(at: ready)
     }
 
     public func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        for process in [windowManager, process].compactMap({ $0 }) where process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
     }
 }

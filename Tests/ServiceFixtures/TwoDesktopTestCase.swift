@@ -8,6 +8,9 @@ import XCTest
 open class TwoDesktopTestCase: XCTestCase {
     public var devices: DevicePair!
     public var displayB: VirtualDisplay!
+    /// Device A's own display, managed by a window manager, when ``windowManagerOnA`` asks
+    /// for one; A uses the test's display otherwise.
+    public var displayA: VirtualDisplay?
     /// The apps started: ended with the test, their logs printed on a failure.
     public var apps: [ExampleAppProcess] = []
 
@@ -15,7 +18,11 @@ open class TwoDesktopTestCase: XCTestCase {
     /// when something is missing.
     open class func requirements() throws {}
 
-    /// The two devices, once B's display is up.
+    /// Whether device A gets a display of its own managed by a window manager (openbox), which
+    /// says which window is active; subclasses pass ``displayA`` to ``DevicePair``.
+    open class var windowManagerOnA: Bool { false }
+
+    /// The two devices, once B's display (and A's, if it has one) is up.
     open func makeDevices(displayB: String) throws -> DevicePair {
         try DevicePair(displayB: displayB)
     }
@@ -24,6 +31,10 @@ open class TwoDesktopTestCase: XCTestCase {
         try Self.requirements()
         if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb"), "Xvfb is missing")
+        if Self.windowManagerOnA {
+            if let missing = VirtualDisplay.missingWindowManager { throw XCTSkip(missing) }
+            displayA = try VirtualDisplay(windowManager: true)
+        }
         displayB = try VirtualDisplay()
         devices = try makeDevices(displayB: displayB.name)
     }
@@ -36,5 +47,6 @@ open class TwoDesktopTestCase: XCTestCase {
         apps.forEach { $0.terminate() }
         devices?.tearDown()
         displayB?.stop()
+        displayA?.stop()
     }
 }

@@ -110,6 +110,7 @@ final class Daemon {
     /// services.
     func start() throws {
         phones.start()
+        recentDocuments.isOfAdoptingApp = { [weak self] entry in self?.isOfAdoptingApp(entry) ?? false }
         recentDocuments.onChange = { [weak self] in
             self?.activitiesChanged()
             self?.network.features.offers.changed()

@@ -91,4 +91,13 @@ extension Daemon {
             return .failure(ServiceError.userActivityError(from: error))
         }
     }
+
+    /// Whether the recent list's `entry` is of an app that adopts Baton and is registered now:
+    /// named by its app id (as BatonGtk's apps name themselves in the list), or running the
+    /// program of a registered app's process. Such an app offers its own activity.
+    func isOfAdoptingApp(_ entry: RecentList.Entry) -> Bool {
+        registry.apps.values.contains { app in
+            app.appID == entry.appName || (entry.program != nil && RunningPrograms.program(of: app.pid) == entry.program)
+        }
+    }
 }

@@ -28,6 +28,10 @@ final class RecentDocuments {
     /// document's MIME type.
     static let appKey = "app", programKey = "program", mimeTypeKey = "mimeType"
 
+    /// Whether an entry is of an app that adopts Baton, running now: its own activity speaks
+    /// for it, so its entries (BatonGtk's apps write theirs too) are never offered from here.
+    var isOfAdoptingApp: (RecentList.Entry) -> Bool = { _ in false }
+
     /// The document offered, if any.
     private(set) var current: (entry: RecentList.Entry, listingID: String)?
     /// Runs when ``current`` changes.
@@ -156,7 +160,8 @@ final class RecentDocuments {
         }
     }
 
-    /// The lists' entries, the most recently used first; of a list that cannot be read (half
+    /// The lists' entries, but those of an app that adopts Baton running now
+    /// (``isOfAdoptingApp``), the most recently used first; of a list that cannot be read (half
     /// written by an app that rewrites it in place, over the size limit, a link, not XML),
     /// those of its last good reading, so a list caught mid-write changes nothing. A list
     /// that is gone is empty.
@@ -171,7 +176,8 @@ final class RecentDocuments {
                 lastErrors[file] = said
             }
         }
-        return listFiles.flatMap { lastEntries[$0] ?? [] }.sorted { $0.usedAt > $1.usedAt }
+        return listFiles.flatMap { lastEntries[$0] ?? [] }.filter { !isOfAdoptingApp($0) }
+            .sorted { $0.usedAt > $1.usedAt }
     }
 
     /// The offer's summary: the file's name and the app's ("report.pdf — Document Viewer").
