@@ -111,6 +111,8 @@ final class AppRegistry {
     private var registrations: UInt64 = 0
     /// Called when the list of current activities changes, an activity's expiry included.
     var onChange: () -> Void = {}
+    /// Called when an app registers or leaves.
+    var onAppsChanged: () -> Void = {}
     private lazy var expiry = ExpiryTimer { [weak self] in self?.changed() }
 
     /// The most verified apps a session can have registered. Unverified apps have their own,
@@ -180,6 +182,7 @@ final class AppRegistry {
                                 lastActiveAt: previous?.lastActiveAt, reportsActivation: previous?.reportsActivation ?? false,
                                 isActive: previous?.isActive ?? false, current: previous?.current)
         apps[busName] = app
+        onAppsChanged()
         for (id, waiter) in registrationWaiters where waiter.accepts(app) {
             registrationWaiters[id] = nil
             waiter.wake(app)
@@ -245,6 +248,7 @@ final class AppRegistry {
     /// Forgets an app whose connection left the bus.
     func remove(busName: String) {
         guard let app = apps.removeValue(forKey: busName) else { return }
+        onAppsChanged()
         if app.current != nil { changed() }
     }
 

@@ -111,6 +111,8 @@ final class Daemon {
     func start() throws {
         phones.start()
         recentDocuments.isOfAdoptingApp = { [weak self] entry in self?.isOfAdoptingApp(entry) ?? false }
+        // An adopting app that registers after its document entered the list takes it back.
+        registry.onAppsChanged = { [weak self] in self?.recentDocuments.refreshSoon() }
         recentDocuments.onChange = { [weak self] in
             self?.activitiesChanged()
             self?.network.features.offers.changed()

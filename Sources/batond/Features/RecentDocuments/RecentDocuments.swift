@@ -98,8 +98,9 @@ final class RecentDocuments {
         monitors = [:]
     }
 
-    /// Reads the list again shortly: an app writing it sends several changes at once.
-    private func refreshSoon() {
+    /// Reads the lists again shortly, once for any number of calls: an app writing a list sends
+    /// several changes at once, and apps register in bursts.
+    func refreshSoon() {
         guard refreshPending == 0 else { return }
         refreshPending = GLibSources.once(after: 0.1) { [weak self] in
             self?.refreshPending = 0
