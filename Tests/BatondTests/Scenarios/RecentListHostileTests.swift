@@ -170,6 +170,18 @@ final class RecentListHostileTests: ServiceTestCase {
         }
     }
 
+    /// The app uses the same document again (gedit saving it moves its time on): the offer
+    /// stays the same one, so the other devices list and notify nothing new.
+    func testTheSameDocumentUsedAgainKeepsItsOffer() throws {
+        try startOffering()
+        let id = try XCTUnwrap(waitForOffer("start.txt"))
+        for minutes in 1...3 {
+            try RecentListXML.replace(try validList(naming: "start.txt", at: Date().addingTimeInterval(Double(minutes))), at: listFile)
+            letBatondRead()
+            XCTAssertEqual(waitForOffer("start.txt"), id, "the offer is the same one after the document was used again")
+        }
+    }
+
     func testHugeListsAreNotRead() throws {
         try measure("huge") {
             // Over the reader's cap, valid up to its end.

@@ -122,6 +122,11 @@ final class RecentDocuments {
             chosen = nil
         }
         guard chosen != current?.entry else { return }
+        if let chosen, let current, Self.isSameOffer(chosen, current.entry) {
+            // Used again (saved, reopened): the same offer, with the same id, for the other devices.
+            self.current = (chosen, current.listingID)
+            return
+        }
         current = chosen.map { ($0, ListingID.make()) }
         if let chosen {
             logger.info("offering a document from the recent list, used in \(chosen.program ?? chosen.appName)")
@@ -179,6 +184,11 @@ final class RecentDocuments {
         }
         return listFiles.flatMap { lastEntries[$0] ?? [] }.filter { !isOfAdoptingApp($0) }
             .sorted { $0.usedAt > $1.usedAt }
+    }
+
+    /// Whether two entries make the same offer: the same file in the same app, whenever used.
+    static func isSameOffer(_ one: RecentList.Entry, _ other: RecentList.Entry) -> Bool {
+        one.path == other.path && one.appName == other.appName && one.exec == other.exec && one.mimeType == other.mimeType
     }
 
     /// The offer's summary: the file's name and the app's ("report.pdf — Document Viewer").
