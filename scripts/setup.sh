@@ -17,6 +17,7 @@ packages=(
     iproute2            # ip netns and veth for the two-namespace test
     imagemagick         # screenshots of windows under Xvfb (import -window root)
     xdotool             # scripted typing into windows under Xvfb
+    x11-utils           # xprop: the startup id an app was activated with, in the recent document tests
     sway                # headless Wayland compositor for the Wayland GTK tests (run as an unprivileged user)
     wtype               # virtual keyboard and scripted typing under sway
     grim                # screenshots of the sway session (wlr-screencopy)

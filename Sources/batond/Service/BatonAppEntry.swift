@@ -19,12 +19,8 @@ enum BatonAppEntry {
             throw ServiceError.invalidArguments("the Baton app is not installed (\(desktopID))")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(info)) }
-        let context = g_app_launch_context_new()
+        let context = ActivationLaunchContext.make(token: activationToken)
         defer { g_object_unref(UnsafeMutableRawPointer(context)) }
-        if let activationToken {
-            g_app_launch_context_setenv(context, "XDG_ACTIVATION_TOKEN", activationToken)
-            g_app_launch_context_setenv(context, "DESKTOP_STARTUP_ID", activationToken)
-        }
         g_desktop_app_info_launch_action(info, pairAction, context)
     }
 }

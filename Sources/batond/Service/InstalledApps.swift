@@ -162,15 +162,10 @@ enum InstalledApps {
             throw ServiceError.activity(.handoffFailed("the desktop entry of \(app.appID) is gone"))
         }
         defer { g_object_unref(UnsafeMutableRawPointer(info)) }
-        let context = g_app_launch_context_new()
+        let context = ActivationLaunchContext.make(token: activationToken)
         defer { g_object_unref(UnsafeMutableRawPointer(context)) }
         g_app_launch_context_setenv(context, BatonService.launchReasonVariable, BatonService.launchReasonContinue)
         g_app_launch_context_setenv(context, BatonService.launchActivityTypeVariable, activityType)
-        if let activationToken {
-            // What GTK reads to bring the first window to the front: Wayland and X11.
-            g_app_launch_context_setenv(context, "XDG_ACTIVATION_TOKEN", activationToken)
-            g_app_launch_context_setenv(context, "DESKTOP_STARTUP_ID", activationToken)
-        }
         var error: UnsafeMutablePointer<GError>?
         var started: Int32 = 0
         // One fork, no intermediate child: the pid GIO reports is the app's own, batond's

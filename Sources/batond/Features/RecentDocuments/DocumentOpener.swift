@@ -63,12 +63,8 @@ enum DocumentOpener {
                 : "a document of type \(type) from another device is never opened"))
         }
         defer { g_object_unref(UnsafeMutableRawPointer(launch.info)) }
-        let context = g_app_launch_context_new()
+        let context = ActivationLaunchContext.make(token: activationToken)
         defer { g_object_unref(UnsafeMutableRawPointer(context)) }
-        if let activationToken {
-            g_app_launch_context_setenv(context, "XDG_ACTIVATION_TOKEN", activationToken)
-            g_app_launch_context_setenv(context, "DESKTOP_STARTUP_ID", activationToken)
-        }
         let uris = g_list_append(nil, strdup(url.absoluteString))
         defer { g_list_free_full(uris, free) }
         let failure: String? = await withCheckedContinuation { continuation in
