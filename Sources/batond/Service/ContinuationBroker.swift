@@ -422,7 +422,8 @@ final class ContinuationBroker {
     /// 3. for this user's own activity only, the preferred running unverified claimant.
     ///
     /// So an app that cannot prove it is the claimant never goes before one that can, running
-    /// or installed, and never receives another device's activity.
+    /// or installed, and never receives another device's activity. A running app's own
+    /// activity never starts that app again: with no other claimant it fails at once.
     private func claimant(for source: ActivitySource) throws -> Claimant {
         let type = source.activityType
         if type == UserActivity.browsingWebType { return try webClaimant(for: source) }
@@ -431,7 +432,18 @@ final class ContinuationBroker {
         let running = registry.claimants(of: type, teamID: teamID, excluding: source.originBusName,
                                          originAppID: source.originAppID)
         if let app = running.verified.first { return .running(app) }
-        let installed = InstalledApps.all().filter { $0.continues(type, forTeam: teamID) }
+        var installed = InstalledApps.all().filter { $0.continues(type, forTeam: teamID) }
+        if case .local(let origin, _) = source, registry.apps[origin.busName] != nil {
+            // Starting the running origin's app again gives no second claimant: a unique
+            // GApplication's second process hands its launch to the running one and exits.
+            let ownEntry = installed.contains { $0.appID == origin.appID }
+            installed.removeAll { $0.appID == origin.appID }
+            if ownEntry, installed.isEmpty, running.unverified.isEmpty {
+                throw ServiceError.activity(.handoffFailed(
+                    "\(origin.appID) (pid \(origin.pid)) published this \(type) activity, and no other app here continues it: "
+                        + "an app does not continue its own activity, and starting \(origin.appID) again would only reach the running one"))
+            }
+        }
         if let app = installed.first(where: { $0.appID == source.originAppID }) ?? installed.first {
             return .installed(app)
         }
