@@ -486,6 +486,10 @@ final class ContinuationBroker {
     /// the activity is this user's own.
     private func launch(_ installed: InstalledApp, toContinue type: String, teamID: String?,
                         remote: Bool, activationToken: String?) async throws -> RegisteredApp {
+        if let problem = installed.fileNameProblem {
+            logger.warning("not starting \(installed.desktopFile) to continue \(type): \(problem)")
+            throw ServiceError.activity(.handoffFailed("\(installed.desktopFile) cannot be started to continue \(type): \(problem)"))
+        }
         logger.info("starting \(installed.appID) to continue \(type)")
         let started = try await AppLauncher(connection: connection, logger: logger)
             .launch(installed, toContinue: type, activationToken: activationToken)
@@ -495,8 +499,16 @@ final class ContinuationBroker {
         func isStarted(_ app: RegisteredApp) -> Bool {
             started.map { InstalledApps.process(app.pid, isOrDescendsFrom: $0) } ?? false
         }
+        // The process started registering under another id fails the launch at once: its
+        // entry's file name is not its app id, and no registration of that id will come.
         let registered = await registry.waitForRegistration(timeout: timeouts.launch) { app in
-            app.appID == appID && (app.isVerified || isStarted(app))
+            app.appID == appID ? app.isVerified || isStarted(app) : isStarted(app)
+        }
+        if let registered, registered.appID != appID {
+            let problem = InstalledApps.fileNameRule(appID, registeredAs: registered.appID)
+            logger.warning("\(installed.desktopFile) started process \(registered.pid), which registered as \(registered.appID): \(problem)")
+            throw ServiceError.activity(.handoffFailed(
+                "the app \(installed.desktopFile) starts registered as \(registered.appID): \(problem)"))
         }
         guard let app = registered else {
             let others = registry.apps.values.filter { $0.appID == appID }.map(\.verification)

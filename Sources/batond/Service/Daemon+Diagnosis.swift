@@ -94,6 +94,16 @@ extension Daemon {
             if app.verification == "verified" {
                 return .pass(check, "running (pid \(app.pid)), verified for what it registered")
             }
+            // An entry of another name claiming the same team and types: most likely the
+            // app's own, misnamed.
+            let misnamed = InstalledApps.all().first {
+                $0.appID != app.appID && $0.teamID == app.teamID && !$0.activityTypes.isDisjoint(with: app.activityTypes)
+            }
+            if let misnamed, app.verification == AppIdentity.noEntryDetail {
+                return .fail(check, "running (pid \(app.pid)) but \(app.verification) named \(app.appID).desktop; "
+                                 + InstalledApps.fileNameRule(misnamed.appID, registeredAs: app.appID),
+                             fix: "rename \(misnamed.desktopFile) to \(app.appID).desktop")
+            }
             return .fail(check, "running (pid \(app.pid)) but \(app.verification): it receives no other device's activities",
                          fix: "install \(app.appID).desktop naming the program it runs, with X-Baton-TeamID=\(app.teamID) and X-Baton-ActivityTypes=\(app.activityTypes.sorted().joined(separator: ";"));")
         }
@@ -138,7 +148,10 @@ extension InstalledApps {
                     continue
                 }
                 let continues = "\(app.appID) continues \(app.activityTypes.sorted().joined(separator: ", ")) for team \(app.teamID)"
-                if !app.invalidDomains.isEmpty {
+                if let problem = app.fileNameProblem {
+                    checks.append(.fail(check, "\(file.path): \(problem): the app cannot be started to continue an activity",
+                                        fix: "rename the file to the id the app gives GApplication (g_application_new, BatonApplication(applicationID:)), keeping .desktop"))
+                } else if !app.invalidDomains.isEmpty {
                     checks.append(.fail(check, "\(file.path): \(DomainClaim.key) lists what is not a domain: " + app.invalidDomains.joined(separator: ", "),
                                         fix: "list host names such as mail.example.org, or *.example.org for its subdomains"))
                 } else if !app.documentTypes.problems.isEmpty {
