@@ -94,18 +94,16 @@ extension Daemon {
             if app.verification == "verified" {
                 return .pass(check, "running (pid \(app.pid)), verified for what it registered")
             }
-            // An entry of another name claiming the same team and types: most likely the
-            // app's own, misnamed.
-            let misnamed = InstalledApps.all().first {
+            // An entry of another name claiming the same team and types may be the app's own,
+            // misnamed.
+            let misnamed = app.verification == AppIdentity.noEntryDetail ? InstalledApps.all().first {
                 $0.appID != app.appID && $0.teamID == app.teamID && !$0.activityTypes.isDisjoint(with: app.activityTypes)
-            }
-            if let misnamed, app.verification == AppIdentity.noEntryDetail {
-                return .fail(check, "running (pid \(app.pid)) but \(app.verification) named \(app.appID).desktop; "
-                                 + InstalledApps.fileNameRule(misnamed.appID, registeredAs: app.appID),
-                             fix: "rename \(misnamed.desktopFile) to \(app.appID).desktop")
-            }
+            } : nil
+            let rename = misnamed.map {
+                "; or, if \($0.desktopFile) is its entry, rename it to \(app.appID).desktop: a desktop entry's file name must be its app's id"
+            } ?? ""
             return .fail(check, "running (pid \(app.pid)) but \(app.verification): it receives no other device's activities",
-                         fix: "install \(app.appID).desktop naming the program it runs, with X-Baton-TeamID=\(app.teamID) and X-Baton-ActivityTypes=\(app.activityTypes.sorted().joined(separator: ";"));")
+                         fix: "install \(app.appID).desktop naming the program it runs, with X-Baton-TeamID=\(app.teamID) and X-Baton-ActivityTypes=\(app.activityTypes.sorted().joined(separator: ";"));" + rename)
         }
     }
 

@@ -46,7 +46,7 @@ final class EntryFileNameTests: ServiceTestCase {
         let doctor = try XCTUnwrap(session.baton(["doctor", "--json"]).json as? [[String: Any]])
         let check = try XCTUnwrap(doctor.first { $0["check"] as? String == "app org.baton.TestApp" }, "\(doctor)")
         XCTAssertEqual(check["ok"] as? Bool, false, "\(check)")
-        XCTAssertTrue((check["fix"] as? String ?? "").contains("to org.baton.TestApp.desktop"), "\(check)")
+        XCTAssertTrue((check["fix"] as? String ?? "").contains("org.baton.todo.desktop is its entry, rename it to org.baton.TestApp.desktop"), "\(check)")
         let apps = try XCTUnwrap(session.baton(["apps", "--json"]).json as? [[String: Any]])
         if let pid = apps.first(where: { $0["running"] as? Bool == true })?["pid"] as? Int { kill(Int32(pid), SIGTERM) }
     }
