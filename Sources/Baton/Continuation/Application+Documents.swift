@@ -63,6 +63,6 @@ extension Document {
     var restorers: [any UserActivityRestoring] {
         guard let activity = userActivity else { return [self] }
         let owners = activity.owners.liveOwners().compactMap { $0 as? any UserActivityRestoring }
-        return owners.contains { $0 === self } ? owners : [self] + owners
+        return [self] + owners.filter { $0 !== self }
     }
 }

@@ -155,6 +155,12 @@ extension InstalledApps {
                 } else if !app.documentTypes.problems.isEmpty {
                     checks.append(.fail(check, "\(file.path): \(DocumentTypeClaims.key): " + app.documentTypes.problems.joined(separator: "; "),
                                         fix: "list MIME-TYPE:ACTIVITY-TYPE pairs whose activity types X-Baton-ActivityTypes claims, as Info.plist's CFBundleDocumentTypes declares them"))
+                } else if case let unknown = app.documentTypes.mimeTypes.filter({ !InstalledApps.isKnownMIMEType($0) }),
+                          !unknown.isEmpty {
+                    checks.append(.fail(check, "\(file.path): \(DocumentTypeClaims.key) names MIME types this desktop does not know: "
+                                            + unknown.joined(separator: ", ")
+                                            + ": files are never of them, so their documents are not sent with their activities",
+                                        fix: "install the app's shared-mime-info definition (a <mime-type> with a <glob> for each extension) in ~/.local/share/mime/packages and run update-mime-database ~/.local/share/mime"))
                 } else {
                     let documents = app.documentTypes.pairs.isEmpty ? "" : ", documents of \(app.documentTypes.pairs.count) MIME types"
                     checks.append(.pass(check, continues + documents))

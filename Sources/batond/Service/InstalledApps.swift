@@ -108,6 +108,23 @@ enum InstalledApps {
             + wanted + (appID == nil ? ", and “\(name)” is not an app id" : "")
     }
 
+    /// Whether the desktop's MIME database (shared-mime-info) knows `mimeType`, itself or as
+    /// an alias: a type it does not know is never a file's.
+    static func isKnownMIMEType(_ mimeType: String) -> Bool {
+        guard let contentType = g_content_type_from_mime_type(mimeType) else { return false }
+        defer { g_free(contentType) }
+        let registered = g_content_types_get_registered()
+        defer { g_list_free_full(registered, g_free) }
+        var node = registered
+        while let current = node {
+            if let data = current.pointee.data, g_content_type_equals(data.assumingMemoryBound(to: CChar.self), contentType) != 0 {
+                return true
+            }
+            node = current.pointee.next
+        }
+        return false
+    }
+
     /// The key in which an entry says, in words for a person, what the app continues.
     static let continuesKey = "X-Baton-Continues"
 
