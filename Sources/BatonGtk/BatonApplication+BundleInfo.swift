@@ -5,7 +5,7 @@ import Logging
 extension BatonApplication {
     /// Connects the app to the Baton service for the team and activity types its Info.plist
     /// declares: its `BatonTeamIdentifier`, and its `NSUserActivityTypes` with the activity
-    /// types of its document types (``BundleInfo/allActivityTypes``), so they are written
+    /// types of its document types (`BundleInfo.allActivityTypes`), so they are written
     /// once, in the Info.plist, and not again in code.
     ///
     /// ```swift
@@ -14,9 +14,9 @@ extension BatonApplication {
     /// ```
     ///
     /// A document extension the desktop types otherwise than the Info.plist declares
-    /// (``BundleInfo/mimeTypeMismatches``) is said in the log.
+    /// (`BundleInfo.mimeTypeMismatches`) is said in the log.
     ///
-    /// - Throws: ``BundleInfoError`` when the Info.plist declares no `BatonTeamIdentifier`;
+    /// - Throws: `BundleInfoError` when the Info.plist declares no `BatonTeamIdentifier`;
     ///   Handoff is then off.
     @discardableResult
     public func enableHandoff(bundleInfo: BundleInfo) throws -> HandoffClient {

@@ -282,7 +282,7 @@ open class BatonApplication: Application {
 
     /// Shows `error` in a dialog over the active window: "Could Not Continue" for a
     /// continuation's error (a failed continuation the delegate does not handle itself),
-    /// "Something Went Wrong" for any other. A ``PresentableError`` (every
+    /// "Something Went Wrong" for any other. A `PresentableError` (every
     /// `UserActivityError`) shows its sentence for people, and its detail goes to the log.
     open override func presentError(_ error: any Error) {
         let continuing = error is UserActivityError || error is DocumentReopenFailure
