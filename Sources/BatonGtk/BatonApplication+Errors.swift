@@ -3,6 +3,7 @@ import BatonBus
 import BatonGLib
 import CGLib
 import CGtk
+import Logging
 
 /// Errors the person should see, shown as a GTK app shows them: a modal message dialog over
 /// the active window, with a heading, what went wrong, and Close.
@@ -31,10 +32,17 @@ extension BatonApplication {
         return dialog
     }
 
-    /// An error's message as the dialog shows it: unsafe characters (controls, bidi
-    /// overrides) as U+FFFD, and no more than 1 000 characters.
+    /// An error's message as the dialog shows it: a ``PresentableError``'s sentence for
+    /// people (its detail goes to the log), any other error's description; unsafe characters
+    /// (controls, bidi overrides) as U+FFFD, and no more than 1 000 characters.
     static func shown(_ error: any Error) -> String {
-        let message = String(describing: error)
+        let message: String
+        if let presentable = error as? any PresentableError {
+            message = presentable.messageForPeople
+            Logger(label: "baton.errors").notice("showing “\(message)”: \(String(describing: error))")
+        } else {
+            message = String(describing: error)
+        }
         return UnsafeCharacters.replacing(in: message.prefix(1000)) + (message.count > 1000 ? "…" : "")
     }
 }

@@ -282,9 +282,11 @@ open class BatonApplication: Application {
 
     /// Shows `error` in a dialog over the active window: "Could Not Continue" for a
     /// continuation's error (a failed continuation the delegate does not handle itself),
-    /// "Something Went Wrong" for any other.
+    /// "Something Went Wrong" for any other. A `PresentableError` (every
+    /// `UserActivityError`) shows its sentence for people, and its detail goes to the log.
     open override func presentError(_ error: any Error) {
-        showErrorDialog(heading: error is UserActivityError ? Self.continuationErrorHeading : Self.errorHeading, error)
+        let continuing = error is UserActivityError || error is DocumentReopenFailure
+        showErrorDialog(heading: continuing ? Self.continuationErrorHeading : Self.errorHeading, error)
     }
 
     /// Brings the first restored window to the front with the continuation's activation token,

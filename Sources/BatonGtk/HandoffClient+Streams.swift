@@ -31,7 +31,9 @@ extension HandoffClient {
     static let streamOpenTimeout = 20.0
 
     /// `ReceiveContinuationStream(s activity_id, h stream)`: the app continuing this app's
-    /// activity opened a stream; the activity's delegate gets it, or it is closed.
+    /// activity opened a stream; the activity's delegate gets it. Without a delegate (it was
+    /// released: the reference is weak) the call fails with `handoffFailed` (4608), "the
+    /// origin does not answer streams", and the log says why.
     func receiveContinuationStream(_ id: String, _ call: BusMethodCall) {
         guard case .fileDescriptor(let handle)? = call.arguments.at(1), let descriptor = handle.take() else {
             call.fail(with: ServiceError.invalidArguments("expected (s, h)"), sendingRecord: true)
@@ -49,12 +51,18 @@ extension HandoffClient {
                       sendingRecord: true)
             return
         }
-        call.reply()
-        if let delegate = activity.delegate {
-            delegate.userActivity(activity, didReceive: stream)
-        } else {
+        guard let delegate = activity.delegate else {
+            // Said here, where the developer looks, and to the continuing app, which would
+            // otherwise see its stream end at once.
             stream.close()
+            logger.warning("a continuation stream for \(activity.activityType) arrived, but its activity has no delegate to take it: UserActivity.delegate is weak, so keep a strong reference to the delegate; the continuing app is told the origin does not answer streams")
+            call.fail(with: UserActivityError.handoffFailed(
+                "the origin does not answer streams: its \(activity.activityType) activity has no delegate (UserActivity.delegate is weak)"),
+                      sendingRecord: true)
+            return
         }
+        call.reply()
+        delegate.userActivity(activity, didReceive: stream)
     }
 }
 

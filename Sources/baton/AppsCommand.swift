@@ -8,7 +8,8 @@ struct AppsCommand: ParsableCommand {
         discussion: """
             A running app is verified when its process is the program its desktop entry (or its \
             Flatpak) names, and then only for the team and activity types that entry declares \
-            (X-Baton-TeamID, X-Baton-ActivityTypes); VERIFICATION says which, or why not. Only an \
+            (X-Baton-TeamID, X-Baton-ActivityTypes); VERIFIED says yes, partly (for some of its \
+            activity types) or no, and VERIFICATION says which, or why not. Only an \
             app verified for an activity type receives that type from other devices, and it goes \
             before installed and unverified apps. Running apps verified for a type come first, \
             the most recently active first. A document app's entry also says which activity \
@@ -31,7 +32,9 @@ struct AppsCommand: ParsableCommand {
                 let fromRecentList = record["source"]?.string == "recent list"
                 let state = running ? "running" + (record["pid"]?.integer.map { " (pid \($0))" } ?? "")
                     : fromRecentList ? "recent list" : "installed"
-                let verified = running ? (record["verified"]?.bool == true ? "yes" : "no") : "-"
+                // yes, partly (for some of its activity types) or no; a service older than
+                // verified-state says only whether the process is the app of its id.
+                let verified = running ? record["verified-state"]?.string ?? (record["verified"]?.bool == true ? "yes" : "no") : "-"
                 return [record["app-id"]?.string ?? "", record["team-id"]?.string ?? "", state, verified,
                         (record["activity-types"]?.strings ?? []).joined(separator: ", "),
                         running ? record["verification"]?.string ?? "" : "-"]

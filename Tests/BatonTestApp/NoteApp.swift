@@ -107,7 +107,8 @@ final class NoteApp: BatonApplication, ApplicationDelegate {
         GLibSources.onUnixSignal(SIGWINCH) { [weak self] in self?.window?.retitleInBurst() }
         if let mode = option("--streams") {
             let origin = StreamOrigin(mode: mode)
-            streamOrigin = origin
+            // `released`: the delegate is set, and no one keeps it (the reference is weak).
+            if mode != "released" { streamOrigin = origin }
             window.userActivity?.supportsContinuationStreams = true
             window.userActivity?.delegate = origin
         }

@@ -11,7 +11,7 @@ func note(_ line: String) {
 /// The origin's side of continuation streams, as `--streams MODE` asks: `echo` reads the
 /// request to its end and answers "echo: " and the request; `bytes:N` answers N bytes
 /// (byte i is i mod 251); `hang` holds the stream and never reads; `quit` exits the process;
-/// `close` closes it at once.
+/// `close` closes it at once; `released` is set as the activity's delegate and released.
 @MainActor
 final class StreamOrigin: UserActivityDelegate {
     let mode: String

@@ -49,9 +49,11 @@ private final class DocumentAppDelegate: ApplicationDelegate {
 @MainActor
 private final class PresentingApplication: Application {
     private(set) var presented: [String] = []
+    private(set) var presentedErrors: [any Error] = []
 
     override func presentError(_ error: any Error) {
         presented.append(String(describing: error))
+        presentedErrors.append(error)
     }
 }
 
@@ -226,6 +228,25 @@ final class DocumentControllerTests: XCTestCase {
         XCTAssertTrue(controller.documents.isEmpty)
         XCTAssertFalse(delegate.calls.contains { if case .didFail = $0 { true } else { false } },
                        "continue… ran, so didFail… does not: one outcome each")
+    }
+
+    /// The delegate left the document to the framework: when it cannot be reopened, the
+    /// person is told which, though didFail… is not called. A declined activity naming no
+    /// document shows nothing.
+    func testADocumentThatCannotBeReopenedIsShownToThePerson() async throws {
+        let application = PresentingApplication(center: center)
+        let delegate = RecordingApplicationDelegate()
+        delegate.handles = false
+        delegate.restoreLater = true
+        application.delegate = delegate
+        readFailure = CocoaError(.fileReadNoSuchFile)
+        application.beginContinuation(activityType: editing).complete(with: incoming(line: 1))
+        XCTAssertEqual(application.presentedErrors.count, 1, "\(application.presented)")
+        let shown = try XCTUnwrap(application.presentedErrors.first as? DocumentReopenFailure)
+        XCTAssertEqual(shown.messageForPeople, "“report.md” could not be opened.")
+        XCTAssertTrue(shown.reason.contains("its document could not be reopened"), shown.reason)
+        application.beginContinuation(activityType: editing).complete(with: UserActivity(activityType: editing, center: center))
+        XCTAssertEqual(application.presentedErrors.count, 1, "no document, nothing shown: the app declined it")
     }
 
     func testWithoutItsOwnDidFailTheAppShowsTheErrorButNotACancellation() async {

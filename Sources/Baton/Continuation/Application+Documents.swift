@@ -9,7 +9,9 @@ extension Application {
     ///
     /// - Returns: `nil` once restored, else the error that failed the continuation: `declined`,
     ///   with why the document could not be reopened when it names one. Either way the trace
-    ///   records one of `continued` or `failed`, at once.
+    ///   records one of `continued` or `failed`, at once. A document that could not be
+    ///   reopened is also shown to the person (``presentError(_:)`` with a
+    ///   ``DocumentReopenFailure``).
     func reopenDocument(for activity: UserActivity, whenRestored restored: (@MainActor () -> Void)?,
                         declined: String) -> UserActivityError? {
         let failure: UserActivityError
@@ -30,6 +32,12 @@ extension Application {
             failure = .handoffFailed("\(declined), and no DocumentController reopens its document")
         }
         center.emit(.failed(activityType: activity.activityType, error: failure))
+        if activity.userInfo[UserActivity.documentURLKey] != nil {
+            // The delegate left the document to the framework, and it could not be opened:
+            // the person, who chose to continue it, is told (didFail… is not called).
+            let name = UserActivity.documentURL(in: activity.userInfo)?.lastPathComponent ?? ""
+            presentError(DocumentReopenFailure(documentName: name, reason: failure.description))
+        }
         return failure
     }
 }
@@ -55,6 +63,6 @@ extension Document {
     var restorers: [any UserActivityRestoring] {
         guard let activity = userActivity else { return [self] }
         let owners = activity.owners.liveOwners().compactMap { $0 as? any UserActivityRestoring }
-        return owners.contains { $0 === self } ? owners : [self] + owners
+        return [self] + owners.filter { $0 !== self }
     }
 }

@@ -1,9 +1,13 @@
 import Foundation
 
-/// A document that can carry a ``UserActivity``, like AppKit's `NSDocument`.
+/// A document that can carry a ``UserActivity``, like AppKit's `NSDocument` does for Handoff.
 ///
 /// Its activity is elected when no responder in the main window's chain has one. By default
 /// ``updateUserActivityState(_:)`` puts ``fileURL`` under ``UserActivity/documentURLKey``.
+///
+/// It is for Handoff only: it does not save, autosave, track changes, undo, or ask before
+/// closing an edited file; those are the app's. A continued document restores first, then
+/// the responders that share its activity (see <doc:DocumentApps>).
 @MainActor
 open class Document: UserActivityRestoring, ActivityOwner {
     /// Creates a document stored at `fileURL`, or not yet saved when nil.

@@ -7,6 +7,10 @@ import Glibc
 /// `{"event": E, "type": T, "title": …, "userInfo": {…}, "error": …, "pid": N, "time": S}`.
 /// It is for people debugging their app and for black-box tests.
 ///
+/// A line holds at most 16 KiB of `userInfo`: longer strings, larger data and longer lists
+/// are cut (strings to 1 KiB), and past that only its keys are written; such a line
+/// says `"userInfoCut": true`.
+///
 /// `time` is when the event was recorded: wall-clock seconds since 1970 to the millisecond,
 /// a JSON number such as `1764000000.123`. The difference between two lines' times is the
 /// time between their events: from `will-continue` to `continued` (or `failed`) and on to
@@ -93,9 +97,15 @@ public final class ActivityTrace: Sendable {
                                  time: Self.millisecondsSince1970(Date()))
         if let activity = event.activity {
             record.title = activity.title
-            if case .updated = event { record.userInfo = activity.userInfo }
-            if case .continued = event { record.userInfo = activity.userInfo }
-            if case .restored = event { record.userInfo = activity.userInfo }
+            switch event {
+            case .updated, .continued, .restored:
+                let capped = TraceUserInfoCap.capped(activity.userInfo)
+                record.userInfo = capped.userInfo
+                record.userInfoKeys = capped.keys
+                record.userInfoCut = capped.cut ? true : nil
+            default:
+                break
+            }
         }
         if case .progress(let progress) = event {
             record.title = progress.message
@@ -137,6 +147,10 @@ struct TraceRecord: Encodable {
     var type: String
     var title: String?
     var userInfo: [String: UserInfoValue]?
+    /// The `userInfo`'s keys alone, when even its cut values are too large for a line.
+    var userInfoKeys: [String]?
+    /// `true` when the line holds less than the whole `userInfo` (TraceUserInfoCap).
+    var userInfoCut: Bool?
     var error: String?
     var code: Int?
     /// A `progress` event's fraction done, when known (its `title` is the message).

@@ -20,6 +20,9 @@ struct AppIdentity: Equatable, Sendable {
         AppIdentity(isVerified: true, detail: evidence, declaredClaims: claims)
     }
 
+    /// Why an app without a desktop entry of its id is not verified.
+    static let noEntryDetail = "no desktop entry"
+
     /// A caller batond could not tie to the app, for `reason`.
     static func unverified(_ reason: String) -> AppIdentity {
         AppIdentity(isVerified: false, detail: reason, declaredClaims: nil)
@@ -121,7 +124,7 @@ enum AppVerifier {
             }
             return .verified(evidence: "Flatpak \(sandboxID)", declaring: claims)
         }
-        guard let entry = evidence.entry else { return .unverified("no desktop entry") }
+        guard let entry = evidence.entry else { return .unverified(AppIdentity.noEntryDetail) }
         let programs = entry.programs
         guard !programs.isEmpty else { return .unverified("its desktop entry \(entry.path) names no program") }
         guard let executable = evidence.executable else {

@@ -54,6 +54,13 @@ struct RegisteredApp: ActivityClaimant, Sendable {
     /// desktop entry declares the type for the team it registered.
     func isVerified(for activityType: String) -> Bool { verifiedActivityTypes.contains(activityType) }
 
+    /// The VERIFIED column of `baton apps` (`verified-state` in `ListApps`): `yes` when the
+    /// app is verified for every type it registered, `partly` when for some of them, else `no`.
+    var verifiedState: String {
+        if verifiedActivityTypes.isEmpty { return "no" }
+        return verifiedActivityTypes == activityTypes ? "yes" : "partly"
+    }
+
     /// What `ListApps` and `baton apps` say of the app's verification: `verified`, the
     /// claims its entry does not back, or why the process is not verified.
     var verification: String {

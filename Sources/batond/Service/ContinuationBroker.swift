@@ -422,7 +422,8 @@ final class ContinuationBroker {
     /// 3. for this user's own activity only, the preferred running unverified claimant.
     ///
     /// So an app that cannot prove it is the claimant never goes before one that can, running
-    /// or installed, and never receives another device's activity.
+    /// or installed, and never receives another device's activity. A running app's own
+    /// activity never starts that app again: with no other claimant it fails at once.
     private func claimant(for source: ActivitySource) throws -> Claimant {
         let type = source.activityType
         if type == UserActivity.browsingWebType { return try webClaimant(for: source) }
@@ -431,7 +432,18 @@ final class ContinuationBroker {
         let running = registry.claimants(of: type, teamID: teamID, excluding: source.originBusName,
                                          originAppID: source.originAppID)
         if let app = running.verified.first { return .running(app) }
-        let installed = InstalledApps.all().filter { $0.continues(type, forTeam: teamID) }
+        var installed = InstalledApps.all().filter { $0.continues(type, forTeam: teamID) }
+        if case .local(let origin, _) = source, registry.apps[origin.busName] != nil {
+            // Starting the running origin's app again gives no second claimant: a unique
+            // GApplication's second process hands its launch to the running one and exits.
+            let ownEntry = installed.contains { $0.appID == origin.appID }
+            installed.removeAll { $0.appID == origin.appID }
+            if ownEntry, installed.isEmpty, running.unverified.isEmpty {
+                throw ServiceError.activity(.handoffFailed(
+                    "\(origin.appID) (pid \(origin.pid)) published this \(type) activity, and no other app here continues it: "
+                        + "an app does not continue its own activity, and starting \(origin.appID) again would only reach the running one"))
+            }
+        }
         if let app = installed.first(where: { $0.appID == source.originAppID }) ?? installed.first {
             return .installed(app)
         }
@@ -474,6 +486,10 @@ final class ContinuationBroker {
     /// the activity is this user's own.
     private func launch(_ installed: InstalledApp, toContinue type: String, teamID: String?,
                         remote: Bool, activationToken: String?) async throws -> RegisteredApp {
+        if let problem = installed.fileNameProblem {
+            logger.warning("not starting \(installed.desktopFile) to continue \(type): \(problem)")
+            throw ServiceError.activity(.handoffFailed("\(installed.desktopFile) cannot be started to continue \(type): \(problem)"))
+        }
         logger.info("starting \(installed.appID) to continue \(type)")
         let started = try await AppLauncher(connection: connection, logger: logger)
             .launch(installed, toContinue: type, activationToken: activationToken)
@@ -483,8 +499,16 @@ final class ContinuationBroker {
         func isStarted(_ app: RegisteredApp) -> Bool {
             started.map { InstalledApps.process(app.pid, isOrDescendsFrom: $0) } ?? false
         }
+        // The process started registering under another id fails the launch at once: its
+        // entry's file name is not its app id, and no registration of that id will come.
         let registered = await registry.waitForRegistration(timeout: timeouts.launch) { app in
-            app.appID == appID && (app.isVerified || isStarted(app))
+            app.appID == appID ? app.isVerified || isStarted(app) : isStarted(app)
+        }
+        if let registered, registered.appID != appID {
+            let problem = InstalledApps.fileNameRule(appID, registeredAs: registered.appID)
+            logger.warning("\(installed.desktopFile) started process \(registered.pid), which registered as \(registered.appID): \(problem)")
+            throw ServiceError.activity(.handoffFailed(
+                "the app \(installed.desktopFile) starts registered as \(registered.appID): \(problem)"))
         }
         guard let app = registered else {
             let others = registry.apps.values.filter { $0.appID == appID }.map(\.verification)

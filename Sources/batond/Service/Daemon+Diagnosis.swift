@@ -95,8 +95,16 @@ extension Daemon {
             if app.verification == "verified" {
                 return .pass(check, "running (pid \(app.pid)), verified for what it registered")
             }
+            // An entry of another name claiming the same team and types may be the app's own,
+            // misnamed.
+            let misnamed = app.verification == AppIdentity.noEntryDetail ? InstalledApps.all().first {
+                $0.appID != app.appID && $0.teamID == app.teamID && !$0.activityTypes.isDisjoint(with: app.activityTypes)
+            } : nil
+            let rename = misnamed.map {
+                "; or, if \($0.desktopFile) is its entry, rename it to \(app.appID).desktop: a desktop entry's file name must be its app's id"
+            } ?? ""
             return .fail(check, "running (pid \(app.pid)) but \(app.verification): it receives no other device's activities",
-                         fix: "install \(app.appID).desktop naming the program it runs, with X-Baton-TeamID=\(app.teamID) and X-Baton-ActivityTypes=\(app.activityTypes.sorted().joined(separator: ";"));")
+                         fix: "install \(app.appID).desktop naming the program it runs, with X-Baton-TeamID=\(app.teamID) and X-Baton-ActivityTypes=\(app.activityTypes.sorted().joined(separator: ";"));" + rename)
         }
     }
 
@@ -140,12 +148,21 @@ extension InstalledApps {
                     continue
                 }
                 let continues = "\(app.appID) continues \(app.activityTypes.sorted().joined(separator: ", ")) for team \(app.teamID)"
-                if !app.invalidDomains.isEmpty {
+                if let problem = app.fileNameProblem {
+                    checks.append(.fail(check, "\(file.path): \(problem): the app cannot be started to continue an activity",
+                                        fix: "rename the file to the id the app gives GApplication (g_application_new, BatonApplication(applicationID:)), keeping .desktop"))
+                } else if !app.invalidDomains.isEmpty {
                     checks.append(.fail(check, "\(file.path): \(DomainClaim.key) lists what is not a domain: " + app.invalidDomains.joined(separator: ", "),
                                         fix: "list host names such as mail.example.org, or *.example.org for its subdomains"))
                 } else if !app.documentTypes.problems.isEmpty {
                     checks.append(.fail(check, "\(file.path): \(DocumentTypeClaims.key): " + app.documentTypes.problems.joined(separator: "; "),
                                         fix: "list MIME-TYPE:ACTIVITY-TYPE pairs whose activity types X-Baton-ActivityTypes claims, as Info.plist's CFBundleDocumentTypes declares them"))
+                } else if case let unknown = app.documentTypes.mimeTypes.filter({ !InstalledApps.isKnownMIMEType($0) }),
+                          !unknown.isEmpty {
+                    checks.append(.fail(check, "\(file.path): \(DocumentTypeClaims.key) names MIME types this desktop does not know: "
+                                            + unknown.joined(separator: ", ")
+                                            + ": files are never of them, so their documents are not sent with their activities",
+                                        fix: "install the app's shared-mime-info definition (a <mime-type> with a <glob> for each extension) in ~/.local/share/mime/packages and run update-mime-database ~/.local/share/mime"))
                 } else {
                     let documents = app.documentTypes.pairs.isEmpty ? "" : ", documents of \(app.documentTypes.pairs.count) MIME types"
                     checks.append(.pass(check, continues + documents))

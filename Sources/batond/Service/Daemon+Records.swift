@@ -67,7 +67,7 @@ extension Daemon {
                 "activity-types": .strings(app.activityTypes.sorted()), "running": .bool(true),
                 "bus-name": .string(app.busName), "pid": .int64(Int64(app.pid)), "verified": .bool(app.isVerified),
                 "verified-activity-types": .strings(app.verifiedActivityTypes.sorted()),
-                "verification": .string(app.verification),
+                "verification": .string(app.verification), "verified-state": .string(app.verifiedState),
                 "registered-at": .double(app.registeredAt.timeIntervalSince1970),
             ]
             if let active = app.lastActiveAt { record["last-active"] = .double(active.timeIntervalSince1970) }

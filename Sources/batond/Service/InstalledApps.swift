@@ -31,6 +31,13 @@ struct InstalledApp: ActivityClaimant, Sendable {
     var invalidDomains: [String] = []
 
     func claims(_ activityType: String) -> Bool { activityTypes.contains(activityType) }
+
+    /// What is wrong with the entry's file name, `nil` when it can be an app's id: a desktop
+    /// entry's file name is its app's id, since an app registers with the Baton service, and
+    /// is verified, under its GApplication id.
+    var fileNameProblem: String? {
+        g_application_id_is_valid(appID) != 0 ? nil : InstalledApps.fileNameRule(appID)
+    }
 }
 
 /// The installed apps that can continue activities, read from desktop entries.
@@ -91,6 +98,31 @@ enum InstalledApps {
                             documentTypes: DocumentTypeClaims(string(info, DocumentTypeClaims.key),
                                                               claimedActivityTypes: claims.activityTypes),
                             domains: domains.claims, invalidDomains: domains.invalid)
+    }
+
+    /// The rule an entry named `name.desktop` breaks when `name` is not an app id, and the
+    /// app registered as `registeredAs`, if known.
+    static func fileNameRule(_ name: String, registeredAs appID: String? = nil) -> String {
+        let wanted = appID.map { "\($0).desktop" } ?? "the app's id, such as org.example.Todo.desktop"
+        return "a desktop entry's file name must be its app's id (its GApplication id): \(name).desktop should be "
+            + wanted + (appID == nil ? ", and “\(name)” is not an app id" : "")
+    }
+
+    /// Whether the desktop's MIME database (shared-mime-info) knows `mimeType`, itself or as
+    /// an alias: a type it does not know is never a file's.
+    static func isKnownMIMEType(_ mimeType: String) -> Bool {
+        guard let contentType = g_content_type_from_mime_type(mimeType) else { return false }
+        defer { g_free(contentType) }
+        let registered = g_content_types_get_registered()
+        defer { g_list_free_full(registered, g_free) }
+        var node = registered
+        while let current = node {
+            if let data = current.pointee.data, g_content_type_equals(data.assumingMemoryBound(to: CChar.self), contentType) != 0 {
+                return true
+            }
+            node = current.pointee.next
+        }
+        return false
     }
 
     /// The key in which an entry says, in words for a person, what the app continues.

@@ -102,6 +102,16 @@ final class ContinuationStreamPeerTests: XCTestCase {
         }, target.child.log)
     }
 
+    /// The origin's stream delegate was released: B's app hears 4608, the origin does not
+    /// answer streams, not that A could not be reached; A's app logs why.
+    func testAReleasedStreamDelegateIsSaidOnBothDevices() throws {
+        let (origin, target) = try continueAcross(mode: "released")
+        XCTAssertTrue(waitUntil(timeout: 10) { target.child.log.contains("note: stream failed") }, target.child.log)
+        XCTAssertTrue(target.child.log.contains("stream failed 4608"), target.child.log)
+        XCTAssertTrue(target.child.log.contains("the origin does not answer streams"), target.child.log)
+        XCTAssertTrue(origin.child.log.contains("has no delegate to take it"), origin.child.log)
+    }
+
     func testAnOriginWithoutTheFlagRefusesTheStream() throws {
         let origin = try devices.a.startInstalledNote("origin", text: "draft", extra: [])
         let target = try devices.b.startInstalledNote("target", text: "idle",

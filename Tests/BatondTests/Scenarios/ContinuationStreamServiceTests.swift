@@ -60,6 +60,18 @@ final class ContinuationStreamServiceTests: ServiceTestCase {
         XCTAssertEqual(target.outcomes.count, 1)
     }
 
+    /// An origin whose stream delegate was released (`UserActivity.delegate` is weak): the
+    /// continuing app hears that the origin does not answer streams (4608), not that it
+    /// could not be reached, and the origin's log says why.
+    func testAReleasedStreamDelegateIsSaidOnBothSides() throws {
+        let (origin, target) = try continueWithStream(mode: "released")
+        XCTAssertTrue(waitUntil(timeout: 10) { target.child.log.contains("note: stream failed") }, target.child.log)
+        XCTAssertTrue(target.child.log.contains("stream failed 4608"), target.child.log)
+        XCTAssertTrue(target.child.log.contains("the origin does not answer streams"), target.child.log)
+        XCTAssertTrue(origin.child.log.contains("has no delegate to take it"), origin.child.log)
+        XCTAssertEqual(target.outcomes.count, 1, "exactly one outcome: \(target.eventNames)")
+    }
+
     func testAnOriginThatClosesGivesTheEndOfTheStream() throws {
         let (_, target) = try continueWithStream(mode: "close")
         XCTAssertTrue(waitUntil(timeout: 10) {

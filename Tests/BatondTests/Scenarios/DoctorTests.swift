@@ -89,6 +89,21 @@ final class DoctorTests: ServiceTestCase {
         try assertPasses("app org.baton.Lonely")
     }
 
+    /// A document MIME type the desktop does not know (a custom extension without its
+    /// shared-mime-info definition) fails the entry's check, saying how to install one.
+    func testAnEntrysUnknownDocumentMIMETypeFails() throws {
+        let program = ServiceSession.product("BatonTestApp").path
+        try session.installDesktopEntry(id: "org.baton.Todo", exec: program, teamID: "org.baton.test",
+                                        activityTypes: ["org.baton.test.note"],
+                                        extraLines: ["X-Baton-DocumentTypes=application/x-baton-test-todo:org.baton.test.note;"])
+        try assertFails("entry org.baton.Todo.desktop", mentioning: "does not know: application/x-baton-test-todo")
+        try assertFails("entry org.baton.Todo.desktop", mentioning: "update-mime-database")
+        try session.installDesktopEntry(id: "org.baton.Todo", exec: program, teamID: "org.baton.test",
+                                        activityTypes: ["org.baton.test.note"],
+                                        extraLines: ["X-Baton-DocumentTypes=text/plain:org.baton.test.note;"])
+        try assertPasses("entry org.baton.Todo.desktop")
+    }
+
     /// No Syncthing passes (documents come over the link); a GUI batond will not use, or a
     /// Syncthing that does not answer, fails and says what to do.
     func testTheSyncthingCheck() throws {

@@ -71,6 +71,29 @@ final class LaunchAndDeliveryTests: ServiceTestCase {
         XCTAssertFalse(app.eventNames.contains("continued"))
     }
 
+    /// Continuing a running app's own activity when no other app continues its type starts no
+    /// second process (which would hand its launch to the running one) and waits for nothing:
+    /// it fails at once, saying why.
+    func testContinuingTheOnlyAppsOwnActivityFailsAtOnceSayingWhy() throws {
+        try session.installDesktopEntry(
+            id: "org.baton.TestApp",
+            exec: "\(ServiceSession.product("BatonTestApp").path) app --unique --text second",
+            teamID: "org.baton.test", activityTypes: ["org.baton.test.note"])
+        _ = try startNoteApp("origin", text: "mine", extra: ["--unique"])
+        let listed = try XCTUnwrap(activities().first { $0["title"] as? String == "Note: mine" })
+        let id = try XCTUnwrap(listed["id"] as? String)
+        let started = Date()
+        let result = try session.baton(["continue", id])
+        XCTAssertEqual(result.status, 1, result.errorOutput)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "no launch was waited for")
+        XCTAssertTrue(result.errorOutput.contains("published this org.baton.test.note activity, and no other app here continues it"),
+                      result.errorOutput)
+        let running = try XCTUnwrap(session.baton(["apps", "--json"]).json as? [[String: Any]])
+            .filter { $0["running"] as? Bool == true }
+        XCTAssertEqual(running.count, 1, "no second process was started: \(running)")
+        XCTAssertFalse(batond.log.contains("starting org.baton.TestApp"), batond.log)
+    }
+
     func testASecondInstanceOfAUniqueAppNeverRegistersAndTheFirstContinues() throws {
         let primary = try startNoteApp("primary", text: "first", extra: ["--unique"])
         let appsBefore = try XCTUnwrap(session.baton(["apps", "--json"]).json as? [[String: Any]])

@@ -85,6 +85,9 @@ final class ClaimantOrderTests: XCTestCase {
         XCTAssertFalse(undeclared.isVerified(for: "org.example.other"))
         XCTAssertEqual(undeclared.verification,
                        "verified for 1 of 2 activity types; its entry does not declare org.example.other")
+        XCTAssertEqual(undeclared.verifiedState, "partly", "baton apps says partly, not yes, beside “verified for 1 of 2”")
+        XCTAssertEqual(registry.apps[":1.1"]?.verifiedState, "yes")
+        XCTAssertEqual(stranger.verifiedState, "no", "the app of its id, but verified for none of its types")
         let bare = try registry.register(busName: ":1.4", appID: "org.example.Bare", teamID: "org.example",
                                          activityTypes: [type], pid: 33, identity: verified(declaring: nil))
         XCTAssertTrue(bare.verifiedActivityTypes.isEmpty)
@@ -94,6 +97,7 @@ final class ClaimantOrderTests: XCTestCase {
                                              identity: .unverified("runs /tmp/evil but its entry names /usr/bin/mail"))
         XCTAssertTrue(impostor.verifiedActivityTypes.isEmpty)
         XCTAssertEqual(impostor.verification, "runs /tmp/evil but its entry names /usr/bin/mail")
+        XCTAssertEqual(impostor.verifiedState, "no")
     }
 
     func testTheAppOfTheOriginsIDGoesBeforeMoreRecentOnes() async throws {

@@ -46,6 +46,9 @@ struct DocumentTypeClaims: Equatable, Sendable {
         activityTypes[mimeType.lowercased()]
     }
 
+    /// The MIME types declared, sorted.
+    var mimeTypes: [String] { activityTypes.keys.sorted() }
+
     /// The pairs, sorted, as the entry writes them.
     var pairs: [String] {
         activityTypes.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }

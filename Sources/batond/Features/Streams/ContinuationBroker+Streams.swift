@@ -65,6 +65,13 @@ extension ContinuationBroker {
             _ = try await callApp(origin.busName, "ReceiveContinuationStream",
                                   [.string(activityID), .fileDescriptor(theirs)], timeout: timeouts.call)
         } catch {
+            // The origin answered, refusing it (its activity has no delegate, say): 4608 with its
+            // reason, not "could not be reached".
+            if let error = error as? BusError, error.remoteName == "org.baton.Error.HandoffFailed",
+               case .handoffFailed(let reason) = ServiceError.userActivityError(from: error) {
+                logger.notice("\(origin.appID) refused a continuation stream for \(continuing): \(reason)")
+                throw ServiceError.activity(.handoffFailed("\(origin.appID) did not take the stream: \(reason)"))
+            }
             throw ServiceError.activity(.connectionUnavailable(
                 "\(origin.appID) did not take the stream: \(Self.reason(of: error))"))
         }
@@ -72,6 +79,11 @@ extension ContinuationBroker {
         logger.info("continuation stream opened from \(continuing) to \(origin.appID)")
         return ours
     }
+
+    /// What an origin app that refuses a stream (its activity has no delegate) says: the
+    /// continuing device's batond reads it in the reason a `streamClose` gives, and reports
+    /// `handoffFailed` (4608) rather than `connectionUnavailable`.
+    static let noStreamAnswer = "the origin does not answer streams"
 
     /// Two connected Unix stream sockets, close-on-exec.
     static func socketPair() throws -> (BusFileDescriptor, BusFileDescriptor) {

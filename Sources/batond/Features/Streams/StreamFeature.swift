@@ -118,7 +118,10 @@ final class StreamFeature: PeerFeature {
                 "\(network.deviceName(deviceID)) did not open the stream within \(Int(Self.openTimeout)) s"))
         case .some(.some(let reason)):
             network.discardIfIdle(deviceID)
-            throw ServiceError.activity(.connectionUnavailable("\(network.deviceName(deviceID)) did not open the stream: \(reason)"))
+            let said = "\(network.deviceName(deviceID)) did not open the stream: \(reason)"
+            // The origin's app answered, refusing it: not a device that could not be reached.
+            if reason.contains(ContinuationBroker.noStreamAnswer) { throw ServiceError.activity(.handoffFailed(said)) }
+            throw ServiceError.activity(.connectionUnavailable(said))
         case .some(.none):
             network.logger.info("continuation stream \(id) opened to \(network.deviceName(deviceID))")
         }
