@@ -9,11 +9,12 @@ extension Application {
     ///
     /// - Returns: `nil` once restored, else the error that failed the continuation: `declined`,
     ///   with why the document could not be reopened when it names one. Either way the trace
-    ///   records one of `continued` or `failed`, at once. A document that could not be
-    ///   reopened is also shown to the person (``presentError(_:)`` with a
-    ///   ``DocumentReopenFailure``).
+    ///   records one of `continued` or `failed`, at once. With `showsFailure`, a document that
+    ///   could not be reopened is also shown to the person (``presentError(_:)`` with a
+    ///   ``DocumentReopenFailure``): one they chose to continue, not a window the app saved at
+    ///   its last quit (the app says itself why it cannot bring those back).
     func reopenDocument(for activity: UserActivity, whenRestored restored: (@MainActor () -> Void)?,
-                        declined: String) -> UserActivityError? {
+                        showsFailure: Bool, declined: String) -> UserActivityError? {
         let failure: UserActivityError
         if activity.userInfo[UserActivity.documentURLKey] == nil {
             failure = .handoffFailed(declined)
@@ -32,7 +33,7 @@ extension Application {
             failure = .handoffFailed("\(declined), and no DocumentController reopens its document")
         }
         center.emit(.failed(activityType: activity.activityType, error: failure))
-        if activity.userInfo[UserActivity.documentURLKey] != nil {
+        if showsFailure, activity.userInfo[UserActivity.documentURLKey] != nil {
             // The delegate left the document to the framework, and it could not be opened:
             // the person, who chose to continue it, is told (didFail… is not called).
             let name = UserActivity.documentURL(in: activity.userInfo)?.lastPathComponent ?? ""

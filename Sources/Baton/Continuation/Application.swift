@@ -56,7 +56,7 @@ open class Application: Responder {
     /// and the continuation ends in exactly one outcome, but it neither cancels a
     /// continuation that is pending (one from another device, say) nor takes its place.
     public func beginRestoration(activityType: String) -> Continuation {
-        let continuation = Continuation(activityType: activityType, application: self)
+        let continuation = Continuation(activityType: activityType, application: self, isRestoration: true)
         center.emit(.willContinue(activityType: activityType))
         _ = delegate?.application(self, willContinueUserActivityWithType: activityType)
         return continuation
@@ -121,7 +121,7 @@ open class Application: Responder {
                  whenRestored restored: (@MainActor () -> Void)?) -> UserActivityError? {
         continuationDidFinish(continuation)
         guard let delegate else {
-            return reopenDocument(for: activity, whenRestored: restored, declined:
+            return reopenDocument(for: activity, whenRestored: restored, showsFailure: !continuation.isRestoration, declined:
                 "the app has no delegate to continue \(activity.activityType): Application.delegate is weak, "
                     + "so keep a strong reference to the delegate you set")
         }
@@ -144,7 +144,7 @@ open class Application: Responder {
         }
         if !accepted && restoration.state == .delegateRunning {
             restoration.state = .declined
-            return reopenDocument(for: activity, whenRestored: restored, declined:
+            return reopenDocument(for: activity, whenRestored: restored, showsFailure: !continuation.isRestoration, declined:
                 "the app declined \(activity.activityType): its delegate's application(_:continue:restorationHandler:) returned false")
         }
         let restoredEarly = restoration.state == .restoredEarly

@@ -7,6 +7,9 @@
 public final class Continuation {
     /// The type of the activity being continued.
     public let activityType: String
+    /// Whether it brings back a window the app saved at its last quit
+    /// (``Application/beginRestoration(activityType:)``), not an activity from elsewhere.
+    public let isRestoration: Bool
     private let application: Application
     /// Whether an outcome was delivered.
     public private(set) var isFinished = false
@@ -22,9 +25,10 @@ public final class Continuation {
     /// (``Application/activityIsSlow(for:)``), as AppKit does.
     public internal(set) var appShowsProgress = false
 
-    init(activityType: String, application: Application) {
+    init(activityType: String, application: Application, isRestoration: Bool = false) {
         self.activityType = activityType
         self.application = application
+        self.isRestoration = isRestoration
     }
 
     /// Delivers the activity: the delegate's `continue` runs with a restoration handler.

@@ -231,7 +231,7 @@ final class ContinuationBroker {
     /// ``ServiceError/activity(_:)``.
     private func claim(_ source: ActivitySource,
                        activationToken: String?) async throws -> (app: RegisteredApp, prefetched: Prefetched?) {
-        switch try claimant(for: source) {
+        switch try await claimant(for: source) {
         case .running(let app):
             return (app, nil)
         case .installed(let app):
@@ -422,9 +422,11 @@ final class ContinuationBroker {
     /// 3. for this user's own activity only, the preferred running unverified claimant.
     ///
     /// So an app that cannot prove it is the claimant never goes before one that can, running
-    /// or installed, and never receives another device's activity. A running app's own
-    /// activity never starts that app again: with no other claimant it fails at once.
-    private func claimant(for source: ActivitySource) throws -> Claimant {
+    /// or installed, and never receives another device's activity. A running unique app's own
+    /// activity never starts that app again (the start would reach the running one): with no
+    /// other claimant it fails at once. An app that runs as several instances (no process owns
+    /// its id on the bus, as MailComposer's `--standalone`) may be started again.
+    private func claimant(for source: ActivitySource) async throws -> Claimant {
         let type = source.activityType
         if type == UserActivity.browsingWebType { return try webClaimant(for: source) }
         let teamID = source.teamID
@@ -433,7 +435,7 @@ final class ContinuationBroker {
                                          originAppID: source.originAppID)
         if let app = running.verified.first { return .running(app) }
         var installed = InstalledApps.all().filter { $0.continues(type, forTeam: teamID) }
-        if case .local(let origin, _) = source, registry.apps[origin.busName] != nil {
+        if case .local(let origin, _) = source, registry.apps[origin.busName] != nil, await isUnique(origin.appID) {
             // Starting the running origin's app again gives no second claimant: a unique
             // GApplication's second process hands its launch to the running one and exits.
             let ownEntry = installed.contains { $0.appID == origin.appID }
@@ -457,6 +459,15 @@ final class ContinuationBroker {
             return .running(running.unverified[0])
         }
         throw ServiceError.noClaimant(activityType: type, teamID: teamID)
+    }
+
+    /// Whether a process owns `appID` on the bus, as a unique GApplication does: starting the
+    /// app again then only hands the start to it.
+    private func isUnique(_ appID: String) async -> Bool {
+        let reply = try? await connection.call("org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                               interface: "org.freedesktop.DBus", method: "NameHasOwner",
+                                               arguments: [.string(appID)], timeout: 5)
+        return reply?.first?.bool ?? false
     }
 
     /// The app that continues a web page: one whose claim of the page's domain its site
