@@ -97,6 +97,7 @@ let package = Package(
             name: "ExampleSupport",
             dependencies: [
                 "Baton", "BatonGLib", "BatonGtk", "CGtk", "CAdwaita",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/Shared"

@@ -39,14 +39,13 @@ final class MailApplication: BatonApplication, ApplicationDelegate {
         self.options = options
         store = MailStore(directory: options.dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? MailStore.defaultDirectory(applicationID: Self.applicationID))
-        super.init(wrapping: Self.exampleApplication(id: Self.applicationID, standalone: options.standalone))
+        super.init(wrapping: Self.exampleApplication(id: Self.applicationID, standalone: options.instance.standalone))
         delegate = self
         onStartup = { [weak self] in self?.startUp() }
         onActivate = { [weak self] in self?.activate() }
         onOpen = { [weak self] links in self?.open(links) }
         restoration = enableStateRestoration(
-            directory: options.stateDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
-            interval: options.saveInterval)
+            directory: options.instance.stateDirectoryURL, interval: options.instance.saveInterval)
         do {
             enableHandoff(declaredIn: try Self.resources.bundleInfo(), logger: logger)
         } catch {

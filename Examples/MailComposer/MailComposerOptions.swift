@@ -1,4 +1,5 @@
 import ArgumentParser
+import ExampleSupport
 import Foundation
 
 /// Command-line options, for scripting and demos.
@@ -34,25 +35,13 @@ struct MailComposerOptions: ParsableArguments {
                                                             valueName: "file"))
     var attachments: [String] = []
 
-    @Option(name: .customLong("state-dir"),
-            help: ArgumentHelp("Where open windows are saved for the next launch.",
-                               valueName: "dir"))
-    var stateDirectory: String?
-
     @Option(name: .customLong("data-dir"),
             help: ArgumentHelp("Where the mailbox lives (default: $XDG_DATA_HOME/org.example.MailComposer).",
                                valueName: "dir"))
     var dataDirectory: String?
 
-    @Option(name: .customLong("save-interval"), help: "Seconds between saves of the open windows (0: only on quit).")
-    var saveInterval: UInt32 = 30
-
-    @Flag(help: "Run a separate instance, not the session's one.")
-    var standalone = false
-
-    /// GApplication's own option, with which the bus starts the app (its D-Bus service file).
-    @Flag(name: .customLong("gapplication-service"), help: .hidden)
-    var gapplicationService = false
+    /// --state-dir, --save-interval, --standalone.
+    @OptionGroup var instance: InstanceOptions
 
     /// The message the options describe, as a link: `nil` unless one was asked for.
     var composeLink: MailtoLink? {
@@ -63,7 +52,7 @@ struct MailComposerOptions: ParsableArguments {
     /// What goes to GApplication: the service option, and every message to open as a link,
     /// which a second instance passes to the first.
     var applicationArguments: [String] {
-        (gapplicationService ? ["--gapplication-service"] : []) + links + (composeLink.map { [$0.uri] } ?? [])
+        instance.applicationArguments + links + (composeLink.map { [$0.uri] } ?? [])
             + attachments.map { URL(fileURLWithPath: $0).absoluteURL.absoluteString }
     }
 

@@ -46,14 +46,13 @@ final class TextEditorApplication: BatonApplication, ApplicationDelegate {
     private var setupError: (any Error)?
 
     init(options: TextEditorOptions) {
-        super.init(wrapping: Self.exampleApplication(id: Self.applicationID, standalone: options.standalone))
+        super.init(wrapping: Self.exampleApplication(id: Self.applicationID, standalone: options.instance.standalone))
         delegate = self
         onStartup = { [weak self] in self?.startUp() }
         onActivate = { [weak self] in self?.activate() }
         onOpen = { [weak self] uris in self?.open(uris) }
         restoration = enableStateRestoration(
-            directory: options.stateDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
-            interval: options.saveInterval)
+            directory: options.instance.stateDirectoryURL, interval: options.instance.saveInterval)
         do {
             let info = try Self.resources.bundleInfo()
             documents = DesktopDocumentController(bundleInfo: info, application: self) { [unowned self] url, _ in

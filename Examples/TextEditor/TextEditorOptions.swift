@@ -1,4 +1,5 @@
 import ArgumentParser
+import ExampleSupport
 import Foundation
 
 /// Command-line options.
@@ -18,24 +19,13 @@ struct TextEditorOptions: ParsableArguments {
     @Flag(help: "Open a new, untitled document.")
     var new = false
 
-    @Option(name: .customLong("state-dir"),
-            help: ArgumentHelp("Where open windows are saved for the next launch.", valueName: "dir"))
-    var stateDirectory: String?
-
-    @Option(name: .customLong("save-interval"), help: "Seconds between saves of the open windows (0: only on quit).")
-    var saveInterval: UInt32 = 30
-
-    @Flag(help: "Run a separate instance, not the session's one.")
-    var standalone = false
-
-    /// GApplication's own option, with which the bus starts the app (its D-Bus service file).
-    @Flag(name: .customLong("gapplication-service"), help: .hidden)
-    var gapplicationService = false
+    /// --state-dir, --save-interval, --standalone.
+    @OptionGroup var instance: InstanceOptions
 
     /// What goes to GApplication: the service option, and each file as an absolute `file:`
     /// URI, which a second instance passes to the first; `--new` is the URI `texteditor:new`.
     var applicationArguments: [String] {
-        (gapplicationService ? ["--gapplication-service"] : [])
+        instance.applicationArguments
             + files.map { URL(fileURLWithPath: $0).standardizedFileURL.absoluteString }
             + (new ? [TextEditorApplication.newDocumentURI] : [])
     }

@@ -9,11 +9,7 @@ import XCTest
 final class EditingUpdateTests: GtkTestCase {
     func testManyKeystrokesBeforeAnIdleGiveOneUpdatePass() async throws {
         try setUpApplication()
-        let (window, box) = makeWindow()
-        let entry = gtk_entry_new()!
-        append(entry, to: box)
-        let responder = WidgetResponder.attach(to: entry, center: center)
-        responder.markNeedsSaveOnChange(of: entry)
+        let (window, entry, responder) = makeWindowWithEntry()
         let draft = UserActivity(activityType: "org.example.mail.compose", center: center)
         let delegate = RecordingActivityDelegate()
         draft.delegate = delegate
@@ -42,11 +38,7 @@ final class EditingUpdateTests: GtkTestCase {
 
     func testAWidgetResponderFillsAndRestoresThroughItsHandlers() async throws {
         try setUpApplication()
-        let (window, box) = makeWindow()
-        let entry = gtk_entry_new()!
-        append(entry, to: box)
-        let responder = WidgetResponder.attach(to: entry, center: center)
-        responder.markNeedsSaveOnChange(of: entry)
+        let (window, entry, responder) = makeWindowWithEntry()
         let search = UserActivity(activityType: "org.example.search", center: center)
         responder.userActivity = search
         responder.updateHandler = { activity in

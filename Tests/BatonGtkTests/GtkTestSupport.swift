@@ -65,6 +65,18 @@ class GtkTestCase: XCTestCase {
     func append(_ child: UnsafeMutablePointer<GtkWidget>, to box: UnsafeMutablePointer<GtkWidget>) {
         gtk_box_append(box.cast(to: GtkBox.self), child)
     }
+
+    /// A window holding one entry, whose responder marks its activity as needing a save at
+    /// each change of the entry's text.
+    func makeWindowWithEntry(title: String = "test")
+        -> (window: ApplicationWindow, entry: UnsafeMutablePointer<GtkWidget>, responder: WidgetResponder) {
+        let (window, box) = makeWindow(title: title)
+        let entry = gtk_entry_new()!
+        append(entry, to: box)
+        let responder = WidgetResponder.attach(to: entry, center: center)
+        responder.markNeedsSaveOnChange(of: entry)
+        return (window, entry, responder)
+    }
 }
 
 /// Runs a scenario of the `BatonGtkHarness` executable, built beside the test bundle.

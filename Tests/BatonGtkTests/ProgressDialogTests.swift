@@ -16,15 +16,29 @@ final class ProgressDialogTests: GtkTestCase {
         visibleWindows(titled: BatonApplication.continuationProgressHeading)
     }
 
-    func testTheWaitIsShownUpdatedAndTakenDownAtTheEnd() async throws {
+    /// The app's delegate, which leaves showing the progress to the framework.
+    private let delegate = QuietDelegate()
+
+    private func setUpQuietApplication() throws {
         try setUpApplication()
-        let delegate = QuietDelegate()
         application.delegate = delegate
+    }
+
+    /// Begins a continuation that waits for “report.md” to sync, `fractionCompleted` along,
+    /// and waits until its dialog shows.
+    private func beginWaitingContinuation(fractionCompleted: Double,
+                                          file: StaticString = #filePath, line: UInt = #line) -> Continuation {
+        let continuation = application.beginContinuation(activityType: "org.example.texteditor.editing")
+        continuation.reportProgress("Waiting for “report.md” to sync", fractionCompleted: fractionCompleted)
+        XCTAssertTrue(spin(until: { self.progressDialogs.count == 1 }), "a dialog shows the wait", file: file, line: line)
+        return continuation
+    }
+
+    func testTheWaitIsShownUpdatedAndTakenDownAtTheEnd() async throws {
+        try setUpQuietApplication()
         let (window, _) = makeWindow(title: "Notes")
         window.present()
-        let continuation = application.beginContinuation(activityType: "org.example.texteditor.editing")
-        continuation.reportProgress("Waiting for “report.md” to sync", fractionCompleted: 0.4)
-        XCTAssertTrue(spin(until: { self.progressDialogs.count == 1 }), "a dialog shows the wait")
+        let continuation = beginWaitingContinuation(fractionCompleted: 0.4)
         let dialog = try XCTUnwrap(progressDialogs.first)
         var texts = labels(in: baton_widget(dialog))
         XCTAssertTrue(texts.contains("Waiting for “report.md” to sync"), "\(texts)")
@@ -54,14 +68,10 @@ final class ProgressDialogTests: GtkTestCase {
     }
 
     func testADialogGoneWithItsWindowIsNotTouchedAgain() async throws {
-        try setUpApplication()
-        let delegate = QuietDelegate()
-        application.delegate = delegate
+        try setUpQuietApplication()
         let (window, _) = makeWindow(title: "Notes")
         window.present()
-        let continuation = application.beginContinuation(activityType: "org.example.texteditor.editing")
-        continuation.reportProgress("Waiting for “report.md” to sync", fractionCompleted: 0.1)
-        XCTAssertTrue(spin(until: { self.progressDialogs.count == 1 }))
+        let continuation = beginWaitingContinuation(fractionCompleted: 0.1)
         window.destroy()
         XCTAssertTrue(spin(until: { self.progressDialogs.isEmpty }), "destroyed with the window it was over")
         continuation.reportProgress("Waiting for “report.md” to sync", fractionCompleted: 0.5)
@@ -71,12 +81,8 @@ final class ProgressDialogTests: GtkTestCase {
     }
 
     func testCancelGivesUpTheContinuation() async throws {
-        try setUpApplication()
-        let delegate = QuietDelegate()
-        application.delegate = delegate
-        let continuation = application.beginContinuation(activityType: "org.example.texteditor.editing")
-        continuation.reportProgress("Waiting for “report.md” to sync", fractionCompleted: 0)
-        XCTAssertTrue(spin(until: { self.progressDialogs.count == 1 }))
+        try setUpQuietApplication()
+        let continuation = beginWaitingContinuation(fractionCompleted: 0)
         gtk_dialog_response(baton_dialog(try XCTUnwrap(progressDialogs.first)), GTK_RESPONSE_CANCEL.rawValue)
         XCTAssertTrue(spin(until: { self.progressDialogs.isEmpty }), "Cancel closes it")
         XCTAssertEqual(continuation.error as? UserActivityError, .cancelled, "and cancels the continuation")

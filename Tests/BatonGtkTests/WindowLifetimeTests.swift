@@ -59,11 +59,7 @@ final class WindowLifetimeTests: GtkTestCase {
         var weakResponders: [() -> AnyObject?] = []
         var activities: [UserActivity] = []
         for index in 0..<windowCount {
-            let (window, box) = makeWindow(title: "window \(index)")
-            let entry = gtk_entry_new()!
-            append(entry, to: box)
-            let responder = WidgetResponder.attach(to: entry, center: center)
-            responder.markNeedsSaveOnChange(of: entry)
+            let (window, entry, responder) = makeWindowWithEntry(title: "window \(index)")
             let activity = UserActivity(activityType: "org.example.lifetime", center: center)
             responder.userActivity = activity
             activities.append(activity)

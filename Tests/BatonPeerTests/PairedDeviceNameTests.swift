@@ -9,32 +9,13 @@ import XCTest
 /// offers, the pinned list) by this device's name, another paired device's, or a look-alike
 /// of either; and however fast it sends, it makes batond log a bounded number of lines.
 @MainActor
-final class PairedDeviceNameTests: XCTestCase {
-    private var session: ServiceSession!
-    private var address = ""
-    private var peers: [TestPeer] = []
-
-    override func setUp() async throws {
-        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
-        try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
-        session = try ServiceSession()
-        try session.startBus()
-    }
-
-    override func tearDown() async throws {
-        if testRun?.hasSucceeded == false { session?.printLogs() }
-        for peer in peers { peer.link.close("test over") }
-        _ = await pumpMainLoop(timeout: 0.2) { false }
-        session?.tearDown()
-    }
-
+final class PairedDeviceNameTests: BatondPeerTestCase {
     /// Starts batond and names it “Evil” as its person would (not with `--name`, which would
     /// keep it from being renamed).
-    private func startBatond(_ arguments: [String] = []) throws {
-        try session.startBatond(arguments)
+    private func startBatondNamedEvil(_ arguments: [String] = []) throws {
+        try startBatond(named: nil, arguments)
         let named = try session.baton(["settings", "name", "Evil"])
         XCTAssertEqual(named.status, 0, named.errorOutput)
-        address = try DevicePair.status(of: session)["listen"] as? String ?? ""
     }
 
     private func sendOffer(from peer: TestPeer) {
@@ -46,8 +27,7 @@ final class PairedDeviceNameTests: XCTestCase {
 
     /// A device of the test's, paired with batond, offering one activity.
     private func pairedPeer(named name: String) async throws -> TestPeer {
-        let peer = try await TestPeer.connect(to: address, name: name)
-        peers.append(peer)
+        let peer = try await connect(name: name)
         try await peer.pair(with: session)
         sendOffer(from: peer)
         let listed = await eventually { try self.offerDevice(of: peer) != nil }
@@ -56,7 +36,7 @@ final class PairedDeviceNameTests: XCTestCase {
     }
 
     private func shownName(of peer: TestPeer) throws -> String? {
-        try TestPeer.device(peer.identity.deviceID, on: session)?["name"] as? String
+        try device(peer.identity.deviceID)?["name"] as? String
     }
 
     /// The device batond names `peer`'s offer by: the same name makes the "Continued from
@@ -100,19 +80,18 @@ final class PairedDeviceNameTests: XCTestCase {
     /// Closes `peer`'s link and links again with its identity, saying hello as `name`.
     private func relink(_ peer: TestPeer, as name: String) async throws -> TestPeer {
         peer.link.close("relinking")
-        let unlinked = await eventually { try TestPeer.device(peer.identity.deviceID, on: self.session)?["connected"] as? Bool == false }
+        let unlinked = await eventually { try self.device(peer.identity.deviceID)?["connected"] as? Bool == false }
         XCTAssertTrue(unlinked)
-        let again = try await TestPeer.connect(to: address, name: name, identity: peer.identity)
+        let again = try await connect(name: name, identity: peer.identity)
         again.link.isTrusted = true
-        peers.append(again)
-        let linked = await eventually { try TestPeer.device(peer.identity.deviceID, on: self.session)?["connected"] as? Bool == true }
+        let linked = await eventually { try self.device(peer.identity.deviceID)?["connected"] as? Bool == true }
         XCTAssertTrue(linked)
         sendOffer(from: again)
         return again
     }
 
     func testAPairedDeviceIsNeverShownByThisDevicesNameNorALookAlike() async throws {
-        try startBatond()
+        try startBatondNamedEvil()
         let mallory = try await pairedPeer(named: "mallory")
         XCTAssertEqual(try shownName(of: mallory), "mallory")
         // Ten renames a minute are taken: between two hostile names, a name of its own.
@@ -140,7 +119,7 @@ final class PairedDeviceNameTests: XCTestCase {
     }
 
     func testAPairedDeviceIsNeverShownByAnotherPairedDevicesName() async throws {
-        try startBatond()
+        try startBatondNamedEvil()
         let beta = try await pairedPeer(named: "beta")
         let mallory = try await pairedPeer(named: "mallory")
         for (index, hostile) in ["beta", "\u{0412}eta", "b\u{0435}ta", "beta\u{200B}", " beta"].enumerated() {
@@ -164,7 +143,7 @@ final class PairedDeviceNameTests: XCTestCase {
     }
 
     func testAPairedDeviceCannotFillTheLog() async throws {
-        try startBatond(["--log-level", "info"])
+        try startBatondNamedEvil(["--log-level", "info"])
         let mallory = try await pairedPeer(named: "mallory")
         _ = await pumpMainLoop(timeout: 0.5) { false }
         let log = session.root.appendingPathComponent("batond.log")
@@ -187,7 +166,7 @@ final class PairedDeviceNameTests: XCTestCase {
         XCTAssertLessThanOrEqual(added.count, 40, "30 lines, one saying the rest are dropped, and what else batond does: \(added.count) lines")
         XCTAssertTrue(added.contains { $0.contains("is sending too much; further lines from it are dropped for") },
                       "\(added.suffix(5))")
-        XCTAssertEqual(try TestPeer.device(mallory.identity.deviceID, on: session)?["connected"] as? Bool, true,
+        XCTAssertEqual(try device(mallory.identity.deviceID)?["connected"] as? Bool, true,
                        "the device stays linked: only its lines are dropped")
     }
 }

@@ -10,36 +10,16 @@ import XCTest
 /// release (no capabilities) keeps offering and continuing with a paired batond, though it can
 /// no longer pair with one.
 @MainActor
-final class ProtocolVersionTests: XCTestCase {
-    private var session: ServiceSession!
-    private var address = ""
-    private var peers: [TestPeer] = []
-
+final class ProtocolVersionTests: BatondPeerTestCase {
     override func setUp() async throws {
-        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
-        try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
-        session = try ServiceSession()
-        try session.startBus()
-        try session.startBatond(["--name", "alpha"])
-        address = try DevicePair.status(of: session)["listen"] as? String ?? ""
-    }
-
-    override func tearDown() async throws {
-        if testRun?.hasSucceeded == false { session?.printLogs() }
-        for peer in peers { peer.link.close("test over") }
-        _ = await pumpMainLoop(timeout: 0.2) { false }
-        session?.tearDown()
-    }
-
-    private func device(_ id: String) throws -> [String: Any]? {
-        (try session.baton(["devices", "--json"]).json as? [[String: Any]] ?? []).first { $0["id"] as? String == id }
+        try await super.setUp()
+        try startBatond()
     }
 
     /// Links as a device of the first release: its hello has no protocol and no capabilities.
     /// A paired one's link trusts batond from the start, as that device's would.
     private func connectAsFirstRelease(_ identity: DeviceIdentity? = nil) async throws -> TestPeer {
-        let peer = try await TestPeer.connect(to: address, name: nil, identity: identity)
-        peers.append(peer)
+        let peer = try await connect(name: nil, identity: identity)
         peer.link.isTrusted = identity != nil
         let hello: [String: BusValue] = ["id": .string(peer.identity.deviceID), "name": .string("old"), "port": .uint32(0)]
         peer.link.send(frame: PeerFrame.encode(kind: 1, body: BusValue.serialize(record: hello)))
@@ -60,8 +40,7 @@ final class ProtocolVersionTests: XCTestCase {
     }
 
     func testTheHelloSaysTheProtocolAndCapabilities() async throws {
-        let peer = try await TestPeer.connect(to: address, name: "new")
-        peers.append(peer)
+        let peer = try await connect(name: "new")
         let hello = await peer.first { if case .hello(let hello) = $0 { hello } else { nil } }
         XCTAssertEqual(hello?.protocolVersion, PeerProtocol.version)
         XCTAssertEqual(hello?.capabilities.contains(PeerCapability.typedPairingCodes), true)
@@ -87,8 +66,7 @@ final class ProtocolVersionTests: XCTestCase {
         XCTAssertTrue(refused.errorOutput.contains("runs an older Baton"), refused.errorOutput)
 
         // Paired while it spoke this protocol, then back on the first release's hello.
-        let current = try await TestPeer.connect(to: address, name: "upgraded")
-        peers.append(current)
+        let current = try await connect(name: "upgraded")
         try await pair(current)
         current.link.close("downgrade")
         let downgraded = try await connectAsFirstRelease(current.identity)
@@ -102,8 +80,7 @@ final class ProtocolVersionTests: XCTestCase {
     func testAPairedDevicesMessageOfAnUnknownKindIsSkipped() async throws {
         _ = try session.start(ServiceSession.product("BatonTestApp"), ["app", "--text", "draft"], name: "origin")
         XCTAssertNotNil(session.waitForActivity(titled: "Note: draft"))
-        let peer = try await TestPeer.connect(to: address, name: "newer")
-        peers.append(peer)
+        let peer = try await connect(name: "newer")
         try await pair(peer)
         let offers = await peer.first { if case .offers(let offers) = $0, !offers.isEmpty { offers } else { nil } }
         let offer = try XCTUnwrap(offers?.first)
@@ -116,8 +93,7 @@ final class ProtocolVersionTests: XCTestCase {
     }
 
     func testAnUnpairedDevicesMessageOfAnUnknownKindClosesItsLink() async throws {
-        let peer = try await TestPeer.connect(to: address, name: "stranger")
-        peers.append(peer)
+        let peer = try await connect(name: "stranger")
         let listed = await eventually { try self.device(peer.identity.deviceID)?["connected"] as? Bool == true }
         XCTAssertTrue(listed)
         peer.link.send(frame: PeerFrame.encode(kind: 200, body: BusValue.serialize(record: [:])))

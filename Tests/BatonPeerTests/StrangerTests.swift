@@ -7,49 +7,17 @@ import XCTest
 /// click, requests are rate-limited and flagged when they borrow a paired device's name, and
 /// unpaired devices can neither hold batond's places nor fill its log.
 @MainActor
-final class StrangerTests: XCTestCase {
-    private var session: ServiceSession!
-    private var deviceID = ""
-    private var address = ""
-    private var peers: [TestPeer] = []
+final class StrangerTests: BatondPeerTestCase {
     private var notifications: URL!
 
     override func setUp() async throws {
-        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
-        try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
-        session = try ServiceSession()
-        try session.startBus()
+        try await super.setUp()
         // A person who clicks every notification the moment it appears.
         notifications = session.root.appendingPathComponent("notifications.jsonl")
         let server = try session.start(ServiceSession.product("BatonTestApp"),
                                        ["notification-server", "--log", notifications.path, "--invoke", "default"],
                                        name: "notifications")
         XCTAssertTrue(waitUntil { server.log.contains("notification server ready") })
-    }
-
-    override func tearDown() async throws {
-        if testRun?.hasSucceeded == false { session?.printLogs() }
-        for peer in peers { peer.link.close("test over") }
-        _ = await pumpMainLoop(timeout: 0.2) { false }
-        session?.tearDown()
-    }
-
-    private func startBatond(_ arguments: [String] = []) throws {
-        try session.startBatond(["--name", "alpha"] + arguments)
-        let status = try DevicePair.status(of: session)
-        deviceID = status["device-id"] as? String ?? ""
-        address = status["listen"] as? String ?? ""
-    }
-
-    private func connect(name: String? = "gamma") async throws -> TestPeer {
-        let peer = try await TestPeer.connect(to: address, name: name)
-        peers.append(peer)
-        return peer
-    }
-
-    /// `baton devices --json`: the record of `id`.
-    private func device(_ id: String) throws -> [String: Any]? {
-        (try session.baton(["devices", "--json"]).json as? [[String: Any]] ?? []).first { $0["id"] as? String == id }
     }
 
     private var shownNotifications: [[String: Any]] {
@@ -197,7 +165,7 @@ final class StrangerTests: XCTestCase {
     }
 
     func testUnpairedDevicesCannotHoldPlacesNorFillTheLog() async throws {
-        try startBatond(["--unpaired-link-lifetime", "3", "--log-level", "info"])
+        try startBatond(named: "alpha", ["--unpaired-link-lifetime", "3", "--log-level", "info"])
         var strangers: [TestPeer] = []
         for index in 0..<12 {
             strangers.append(try await connect(name: "mallory \(index)"))
@@ -215,7 +183,7 @@ final class StrangerTests: XCTestCase {
         XCTAssertEqual(record["connected"] as? Bool, false)
 
         for index in 0..<40 {
-            peers.append(try await TestPeer.connect(to: address, name: "flood \(index)"))
+            _ = try await connect(name: "flood \(index)")
         }
         _ = await pumpMainLoop(timeout: 1) { false }
         let batondLog = session.root.appendingPathComponent("batond.log")

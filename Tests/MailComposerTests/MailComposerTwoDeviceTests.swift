@@ -14,17 +14,8 @@ final class MailComposerTwoDeviceTests: TwoDesktopTestCase {
         try devices.pair()
 
         // Device B has MailComposer installed (not running): batond B starts it on B's display.
-        let onB = MailComposerProcess(root: devices.b.root.appendingPathComponent("mail-b"))
-        onB.display = displayB.name
-        apps.append(onB)
-        try onB.install(in: devices.b)
-
-        let onA = MailComposerProcess(root: devices.a.root.appendingPathComponent("mail-a"))
-        apps.append(onA)
-        try FileManager.default.createDirectory(at: onA.root, withIntermediateDirectories: true)
-        try onA.launch(["--compose", "--to", "bob@example.org", "--cc", "carol@example.org",
-                        "--subject", "Across devices", "--body", "Started on alpha"],
-                       environment: devices.a.environment)
+        let (onA, onB) = try launchOnA(["--compose", "--to", "bob@example.org", "--cc", "carol@example.org",
+                                        "--subject", "Across devices", "--body", "Started on alpha"])
         XCTAssertFalse(try onA.windows(titled: "Across devices").isEmpty)
 
         let offer = devices.b.waitForActivity(titled: "Draft: Across devices", timeout: 15)
@@ -60,12 +51,9 @@ final class MailComposerTwoDeviceTests: TwoDesktopTestCase {
         if let pid = onB.pid { kill(pid, SIGTERM) }
     }
 
-    /// Starts MailComposer on A with a draft holding `files`, installs it on B, continues the
-    /// draft on B and returns both apps once B restored it.
-    private func continueDraft(attaching files: [URL], subject: String,
-                               beforeContinuing: (MailComposerProcess) throws -> Void = { _ in })
-        throws -> (onA: MailComposerProcess, onB: MailComposerProcess) {
-        try devices.pair()
+    /// Installs MailComposer on B (batond B starts it on B's display) and launches it on A
+    /// with `arguments`; both apps.
+    private func launchOnA(_ arguments: [String]) throws -> (onA: MailComposerProcess, onB: MailComposerProcess) {
         let onB = MailComposerProcess(root: devices.b.root.appendingPathComponent("mail-b"))
         onB.display = displayB.name
         apps.append(onB)
@@ -73,8 +61,17 @@ final class MailComposerTwoDeviceTests: TwoDesktopTestCase {
         let onA = MailComposerProcess(root: devices.a.root.appendingPathComponent("mail-a"))
         apps.append(onA)
         try FileManager.default.createDirectory(at: onA.root, withIntermediateDirectories: true)
-        try onA.launch(["--to", "bob@example.org", "--subject", subject] + files.flatMap { ["--attach", $0.path] },
-                       environment: devices.a.environment)
+        try onA.launch(arguments, environment: devices.a.environment)
+        return (onA, onB)
+    }
+
+    /// Starts MailComposer on A with a draft holding `files`, installs it on B, continues the
+    /// draft on B and returns both apps once B restored it.
+    private func continueDraft(attaching files: [URL], subject: String,
+                               beforeContinuing: (MailComposerProcess) throws -> Void = { _ in })
+        throws -> (onA: MailComposerProcess, onB: MailComposerProcess) {
+        try devices.pair()
+        let (onA, onB) = try launchOnA(["--to", "bob@example.org", "--subject", subject] + files.flatMap { ["--attach", $0.path] })
         let offer = try XCTUnwrap(devices.b.waitForActivity(titled: "Draft: \(subject)", timeout: 15), "B lists A's draft")
         try beforeContinuing(onA)
         let result = try devices.b.baton(["continue", XCTUnwrap(offer["id"] as? String)])

@@ -214,12 +214,12 @@ public final class KDEConnectPair {
     /// A default route over the namespace's veth: without one, KDE Connect's broadcast to
     /// 255.255.255.255 fails with ENETUNREACH.
     private func routeBroadcasts(in namespace: String) throws {
-        let links = try Self.run(Self.ipTool, ["-j", "-n", namespace, "link", "show", "type", "veth"])
+        let links = try runTool(Self.ipTool.path, ["-j", "-n", namespace, "link", "show", "type", "veth"])
         let parsed = (try? JSONSerialization.jsonObject(with: Data(links.output.utf8))) as? [[String: Any]] ?? []
         guard links.status == 0, let veth = parsed.compactMap({ $0["ifname"] as? String }).first else {
             throw FixtureError("no veth in namespace \(namespace): \(links.output) \(links.errorOutput)")
         }
-        let route = try Self.run(Self.ipTool, ["-n", namespace, "route", "replace", "default", "dev", veth])
+        let route = try runTool(Self.ipTool.path, ["-n", namespace, "route", "replace", "default", "dev", veth])
         guard route.status == 0 else {
             throw FixtureError("cannot route broadcasts in \(namespace): \(route.errorOutput)")
         }
@@ -397,7 +397,7 @@ public final class KDEConnectPair {
     /// GVariant text; its output (such as `('…',)`), or an error when the call failed.
     @discardableResult
     private func call(_ instance: Instance, _ path: String, _ method: String, _ arguments: String...) throws -> String {
-        let result = try Self.run(Self.gdbus, ["call", "--address", instance.bus, "--dest", Self.serviceName,
+        let result = try runTool(Self.gdbus.path, ["call", "--address", instance.bus, "--dest", Self.serviceName,
                                                "--object-path", path, "--timeout", "10", "--method", method] + arguments)
         guard result.status == 0 else {
             throw FixtureError("\(method) on \(instance.side) failed: \(result.errorOutput)")
@@ -456,24 +456,5 @@ public final class KDEConnectPair {
     /// `text` as a GVariant string literal, so gdbus takes it as it is.
     static func quoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
-    }
-
-    /// Runs a tool to its end: gdbus (which gives up after its own `--timeout`) or ip, both
-    /// quick and with little output.
-    private static func run(_ executable: URL, _ arguments: [String]) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandResult(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                             errorOutput: String(decoding: errorData, as: UTF8.self))
     }
 }

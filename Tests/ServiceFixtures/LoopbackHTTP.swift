@@ -91,19 +91,8 @@ public final class LoopbackPageServer: Sendable {
 public enum LoopbackHTTP {
     /// Sends `method path` to 127.0.0.1:`port` and returns the status and body.
     public static func request(_ method: String, port: UInt16, path: String) throws -> (status: Int, body: String) {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw LoopbackHTTPError("socket: errno \(errno)") }
+        let descriptor = try connection(toPort: port, readTimeout: 10)
         defer { close(descriptor) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw LoopbackHTTPError("connect to port \(port): errno \(errno)") }
         let request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
         writeAll(descriptor, Array(request.utf8))
         // DevTools keeps the connection open whatever the request says: the answer ends
@@ -122,6 +111,28 @@ public enum LoopbackHTTP {
             throw LoopbackHTTPError("not an HTTP answer from port \(port): \(String(decoding: response.prefix(200), as: UTF8.self))")
         }
         return (status, String(decoding: body, as: UTF8.self))
+    }
+
+    /// A TCP connection to 127.0.0.1:`port` whose reads give up after `readTimeout` seconds:
+    /// its descriptor, for the caller to close.
+    static func connection(toPort port: UInt16, readTimeout: Int) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw LoopbackHTTPError("socket: errno \(errno)") }
+        var timeout = timeval(tv_sec: readTimeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            let error = errno
+            close(descriptor)
+            throw LoopbackHTTPError("connect to port \(port): errno \(error)")
+        }
+        return descriptor
     }
 
     /// The header text and the body bytes of a response, once the header is complete.

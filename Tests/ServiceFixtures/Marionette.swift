@@ -14,20 +14,10 @@ public final class Marionette {
     /// navigation does not wait for pages to load (`pageLoadStrategy` none): the tests wait
     /// for what the extension publishes instead, and a page that fails to load is no error.
     public init(port: UInt16) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw FixtureError("Marionette: socket: errno \(errno)") }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            close(descriptor)
-            throw FixtureError("Marionette: connect to port \(port): errno \(errno)")
+        do {
+            descriptor = try LoopbackHTTP.connection(toPort: port, readTimeout: 30)
+        } catch {
+            throw FixtureError("Marionette: \(error)")
         }
         _ = try readMessage()
         _ = try call("WebDriver:NewSession", ["capabilities": ["alwaysMatch": ["pageLoadStrategy": "none"]]])

@@ -159,22 +159,11 @@ public final class SyncthingPair {
         print("--- syncthing A\n\(a.log.suffix(2000))\n--- syncthing B\n\(b.log.suffix(2000))")
     }
 
+    /// Runs a tool (syncthing, curl) to its end; with STNODEFAULTFOLDER, `syncthing -generate`
+    /// makes no ~/Sync folder of its own.
     private static func run(_ executable: URL, _ arguments: [String]) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        // -generate makes no ~/Sync folder of its own.
-        process.environment = ProcessInfo.processInfo.environment.merging(["STNODEFAULTFOLDER": "1"]) { $1 }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandResult(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                             errorOutput: String(decoding: errorData, as: UTF8.self))
+        try runTool(executable.path, arguments,
+                    environment: ProcessInfo.processInfo.environment.merging(["STNODEFAULTFOLDER": "1"]) { $1 })
     }
 
     /// A loopback TCP port free now.

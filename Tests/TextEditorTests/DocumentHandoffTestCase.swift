@@ -37,22 +37,11 @@ class DocumentHandoffTestCase: TwoDesktopTestCase {
         return documents
     }
 
-    /// Installs TextEditor on both devices (A's batond describes a document only for an app
-    /// whose entry declares its type; B's starts its editor), and opens `file` on A with the
-    /// cursor `pages` pages down. Returns both editors and the position on A.
+    /// Installs TextEditor on both devices and opens `file` on A with the cursor `pages` pages
+    /// down. Returns both editors and the position on A.
     func openOnA(_ file: URL, pages: Int = 3) throws -> (onA: TextEditorProcess, onB: TextEditorProcess,
                                                           position: (cursor: Int, column: Int, middle: Int)) {
-        let onB = TextEditorProcess(root: devices.b.root.appendingPathComponent("editor-b"))
-        onB.display = displayB.name
-        apps.append(onB)
-        try onB.install(in: devices.b)
-        let onA = TextEditorProcess(root: devices.a.root.appendingPathComponent("editor-a"))
-        apps.append(onA)
-        try onA.install(in: devices.a)
-        try onA.launch([file.path], environment: devices.a.environment)
-        let window = try XCTUnwrap(onA.windows(titled: file.lastPathComponent).first)
-        try onA.key("ctrl+Home", in: window)
-        for _ in 0..<pages { try onA.key("Page_Down", in: window) }
+        let (onA, onB, _) = try openInTextEditorOnA(file, pagesDown: pages)
         XCTAssertTrue(waitUntil { (onA.lastPosition()?.cursor ?? 0) > 10 * pages })
         usleep(500_000)
         return (onA, onB, try XCTUnwrap(onA.lastPosition()))
@@ -101,5 +90,27 @@ class DocumentHandoffTestCase: TwoDesktopTestCase {
         guard let folder = ProcessInfo.processInfo.environment["BATON_SCREENSHOTS"] else { return }
         _ = try devices.b.run(URL(fileURLWithPath: "/usr/bin/import"),
                               ["-display", displayB.name, "-window", "root", "\(folder)/\(name).png"])
+    }
+}
+
+extension TwoDesktopTestCase {
+    /// Installs TextEditor on both devices (B's batond starts B's editor on B's display; A's
+    /// batond describes a document only for an app whose entry declares its type), and opens
+    /// `file` in A's editor with the cursor `pages` pages down from the top. Returns both
+    /// editors and the document's window on A.
+    func openInTextEditorOnA(_ file: URL, pagesDown pages: Int) throws -> (onA: TextEditorProcess, onB: TextEditorProcess,
+                                                                          window: String) {
+        let onB = TextEditorProcess(root: devices.b.root.appendingPathComponent("editor-b"))
+        onB.display = displayB.name
+        apps.append(onB)
+        try onB.install(in: devices.b)
+        let onA = TextEditorProcess(root: devices.a.root.appendingPathComponent("editor-a"))
+        apps.append(onA)
+        try onA.install(in: devices.a)
+        try onA.launch([file.path], environment: devices.a.environment)
+        let window = try XCTUnwrap(onA.windows(titled: file.lastPathComponent).first)
+        try onA.key("ctrl+Home", in: window)
+        for _ in 0..<pages { try onA.key("Page_Down", in: window) }
+        return (onA, onB, window)
     }
 }

@@ -21,19 +21,7 @@ final class TextEditorTwoDeviceTests: TwoDesktopTestCase {
         let file = try TextEditorProcess.writeReport(in: shared)
 
         // Device B has TextEditor installed (not running): batond B starts it on B's display.
-        let onB = TextEditorProcess(root: devices.b.root.appendingPathComponent("editor-b"))
-        onB.display = displayB.name
-        apps.append(onB)
-        try onB.install(in: devices.b)
-
-        let onA = TextEditorProcess(root: devices.a.root.appendingPathComponent("editor-a"))
-        apps.append(onA)
-        // Installed on A too: A's batond describes a document only for an app verified for it.
-        try onA.install(in: devices.a)
-        try onA.launch([file.path], environment: devices.a.environment)
-        let window = try XCTUnwrap(onA.windows(titled: "report.md").first)
-        try onA.key("ctrl+Home", in: window)
-        for _ in 0..<5 { try onA.key("Page_Down", in: window) }
+        let (onA, onB, window) = try openInTextEditorOnA(file, pagesDown: 5)
         try onA.key("End", in: window)
         try onA.type(" Edited on alpha.", into: window)
         XCTAssertTrue(waitUntil { (try String(contentsOf: file, encoding: .utf8)).contains(" Edited on alpha.") },
