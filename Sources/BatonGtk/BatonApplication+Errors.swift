@@ -39,7 +39,9 @@ extension BatonApplication {
         let message: String
         if let presentable = error as? any PresentableError {
             message = presentable.messageForPeople
-            Logger(label: "baton.errors").notice("showing “\(message)”: \(String(describing: error))")
+            // The detail, for whoever reads the log; never a document's name or path.
+            let detail = error is DocumentReopenFailure ? "a continued document could not be opened" : String(describing: error)
+            Logger(label: "baton.errors").notice("showing a sentence for the person: \(detail)")
         } else {
             message = String(describing: error)
         }

@@ -103,8 +103,12 @@ final class ErrorDialogTests: GtkTestCase {
         let activity = UserActivity(activityType: editing)
         activity.userInfo = [UserActivity.documentURLKey: .url(missing)]
         let continuation = application.beginContinuation(activityType: editing)
-        XCTAssertFalse(continuation.complete(with: activity, whenRestored: nil))
-        XCTAssertTrue(spin(until: { self.errorDialogs().count == 1 }), "the person is told")
+        let log = try capturingStandardError {
+            XCTAssertFalse(continuation.complete(with: activity, whenRestored: nil))
+            XCTAssertTrue(spin(until: { self.errorDialogs().count == 1 }), "the person is told")
+        }
+        XCTAssertTrue(log.contains("a continued document could not be opened"), log)
+        XCTAssertFalse(log.contains("groceries"), "the document's name stays out of the log: \(log)")
         let dialog = try XCTUnwrap(errorDialogs().first)
         let texts = labels(in: baton_widget(dialog))
         XCTAssertTrue(texts.contains("“groceries.todo” could not be opened."), "\(texts)")

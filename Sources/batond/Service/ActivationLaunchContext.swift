@@ -20,8 +20,8 @@ enum ActivationLaunchContext {
         info.class_init = { klass, _ in
             guard let klass else { return }
             klass.assumingMemoryBound(to: GAppLaunchContextClass.self).pointee.get_startup_notify_id = { context, _, _ in
-                guard let context, let token = g_object_get_data(UnsafeMutablePointer(context).withMemoryRebound(
-                    to: GObject.self, capacity: 1) { $0 }, tokenKey) else { return nil }
+                guard let context, let token = g_object_get_data(
+                    UnsafeMutableRawPointer(context).assumingMemoryBound(to: GObject.self), tokenKey) else { return nil }
                 return g_strdup(token.assumingMemoryBound(to: CChar.self))
             }
         }
@@ -30,8 +30,17 @@ enum ActivationLaunchContext {
 
     /// A new launch context (owned by the caller, to unreference) that gives the app
     /// `token`, when there is one.
+    /// Should the subclass not register, a plain context carries the token in the
+    /// environment alone.
     static func make(token: String?) -> UnsafeMutablePointer<GAppLaunchContext> {
-        let object = g_object_new_with_properties(type, 0, nil, nil)!
+        guard type != 0, let object = g_object_new_with_properties(type, 0, nil, nil) else {
+            let context = g_app_launch_context_new()!
+            if let token {
+                g_app_launch_context_setenv(context, "XDG_ACTIVATION_TOKEN", token)
+                g_app_launch_context_setenv(context, "DESKTOP_STARTUP_ID", token)
+            }
+            return context
+        }
         let context = UnsafeMutableRawPointer(object).assumingMemoryBound(to: GAppLaunchContext.self)
         if let token {
             g_object_set_data_full(object, tokenKey, g_strdup(token), g_free)

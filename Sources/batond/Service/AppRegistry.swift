@@ -57,6 +57,7 @@ struct RegisteredApp: ActivityClaimant, Sendable {
     /// The VERIFIED column of `baton apps` (`verified-state` in `ListApps`): `yes` when the
     /// app is verified for every type it registered, `partly` when for some of them, else `no`.
     var verifiedState: String {
+        if activityTypes.isEmpty { return isVerified ? "yes" : "no" }
         if verifiedActivityTypes.isEmpty { return "no" }
         return verifiedActivityTypes == activityTypes ? "yes" : "partly"
     }

@@ -510,10 +510,11 @@ final class ContinuationBroker {
         func isStarted(_ app: RegisteredApp) -> Bool {
             started.map { InstalledApps.process(app.pid, isOrDescendsFrom: $0) } ?? false
         }
-        // The process started registering under another id fails the launch at once: its
-        // entry's file name is not its app id, and no registration of that id will come.
+        // The very process started registering under another id fails the launch at once: its
+        // entry's file name is not its app id, and no registration of that id will come. A
+        // helper it starts may register under an id of its own while the app comes up.
         let registered = await registry.waitForRegistration(timeout: timeouts.launch) { app in
-            app.appID == appID ? app.isVerified || isStarted(app) : isStarted(app)
+            app.appID == appID ? app.isVerified || isStarted(app) : started == app.pid
         }
         if let registered, registered.appID != appID {
             let problem = InstalledApps.fileNameRule(appID, registeredAs: registered.appID)

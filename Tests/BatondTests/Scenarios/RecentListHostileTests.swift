@@ -182,6 +182,20 @@ final class RecentListHostileTests: ServiceTestCase {
         }
     }
 
+    /// The person stops the list (a link to `/dev/null`, as guides suggest): its last good
+    /// reading stops being offered once the grace for a list caught mid-write is over.
+    func testAListStoppedByThePersonStopsItsOfferAfterTheGrace() throws {
+        try startOffering()
+        try FileManager.default.removeItem(at: listFile)
+        try FileManager.default.createSymbolicLink(at: listFile, withDestinationURL: URL(fileURLWithPath: "/dev/null"))
+        let stopped = Date()
+        XCTAssertTrue(waitUntil(timeout: 10) { try self.offered().isEmpty },
+                      "the old list's document is still offered: \(String(describing: try? offered()))")
+        let took = Date().timeIntervalSince(stopped)
+        print("recent list stopped: the offer went after \(String(format: "%.1f", took)) s")
+        XCTAssertGreaterThan(took, 3, "not before the grace: a list being rewritten keeps its offer")
+    }
+
     func testHugeListsAreNotRead() throws {
         try measure("huge") {
             // Over the reader's cap, valid up to its end.

@@ -127,6 +127,9 @@ final class SettingsTests: NotifiedDevicePairTestCase {
                                  (["recent-documents"], "takes one value"),
                                  (["device", "nosuchdevice", "block"], "nosuchdevice"),
                                  (["app", "not an id", "block"], "invalid application id"),
+                                 // A bidi override would turn the name around where it is printed.
+                                 (["app", "gedit\u{202E}txt", "block"], "invalid application id"),
+                                 (["app", "ged\u{200B}it", "block"], "invalid application id"),
                                  (["volume", "11"], "unknown setting")] {
             let result = try devices.b.baton(["settings"] + words)
             XCTAssertNotEqual(result.status, 0, "\(words)")

@@ -70,8 +70,8 @@ extension Daemon {
         case .success(let count)?:
             return .pass(name, "on: the recent list holds \(count) document(s) that may be offered; \(how)")
         case .failure(let error)?:
-            return .fail(name, "on, but \(error): no document of apps that do not adopt Baton is offered",
-                         fix: "check \(RecentList.standardFile.path): it should be a file of GTK's recent list; removing it lets apps write it anew")
+            return .fail(name, "on, but \(error): the documents a list held are not offered once it has been unreadable for \(Int(RecentDocuments.unreadableGrace)) s",
+                         fix: "check \(RecentList.standardFiles.map(\.path).joined(separator: " and ")): each should be a file of GTK's recent list; removing one lets its app write it anew")
         }
     }
 

@@ -47,9 +47,18 @@ final class RecentDocuments {
     /// The file monitors, by the folder each follows.
     private var monitors: [String: UnsafeMutableRawPointer] = [:]
     private var lastErrors: [URL: String] = [:]
-    /// Each list's entries at its last good reading, kept while it cannot be read.
+    /// Each list's entries at its last good reading, kept while it cannot be read, for
+    /// ``unreadableGrace`` at most.
     private var lastEntries: [URL: [RecentList.Entry]] = [:]
+    /// When each list that cannot be read was first found so (GLib's monotonic seconds).
+    private var unreadableSince: [URL: Double] = [:]
     private var refreshPending: guint = 0
+    private var graceEnding: guint = 0
+
+    /// How long a list that cannot be read keeps its last good reading: long enough for an
+    /// app rewriting it in place, short enough that a person who stops the list (a link to
+    /// `/dev/null`, an empty file) is not offered what it held before.
+    static let unreadableGrace = 5.0
 
     /// - Parameter listFiles: the lists read: GTK's shared one and GNOME Text Editor's own
     ///   (``RecentList/standardFiles``).
@@ -91,6 +100,8 @@ final class RecentDocuments {
         windows.stop()
         GLibSources.cancel(refreshPending)
         refreshPending = 0
+        GLibSources.cancel(graceEnding)
+        graceEnding = 0
         for monitor in monitors.values {
             g_file_monitor_cancel(monitor.assumingMemoryBound(to: GFileMonitor.self))
             g_object_unref(monitor)
@@ -169,17 +180,29 @@ final class RecentDocuments {
     /// The lists' entries, but those of an app that adopts Baton running now
     /// (``isOfAdoptingApp``), the most recently used first; of a list that cannot be read (half
     /// written by an app that rewrites it in place, over the size limit, a link, not XML),
-    /// those of its last good reading, so a list caught mid-write changes nothing. A list
-    /// that is gone is empty.
+    /// those of its last good reading for ``unreadableGrace``, so a list caught mid-write
+    /// changes nothing, then none. A list that is gone is empty.
     private func readList() -> [RecentList.Entry] {
+        let now = Double(g_get_monotonic_time()) / 1_000_000
         for file in listFiles {
             do {
                 lastEntries[file] = try RecentList.read(file).entries
                 lastErrors[file] = nil
+                unreadableSince[file] = nil
             } catch {
                 let said = "\(error)"
                 if said != lastErrors[file] { logger.notice("\(said)") }
                 lastErrors[file] = said
+                let since = unreadableSince[file] ?? now
+                unreadableSince[file] = since
+                if now - since >= Self.unreadableGrace {
+                    lastEntries[file] = nil
+                } else if lastEntries[file] != nil, graceEnding == 0 {
+                    graceEnding = GLibSources.once(after: Self.unreadableGrace - (now - since) + 0.05) { [weak self] in
+                        self?.graceEnding = 0
+                        self?.refresh()
+                    }
+                }
             }
         }
         return listFiles.flatMap { lastEntries[$0] ?? [] }.filter { !isOfAdoptingApp($0) }

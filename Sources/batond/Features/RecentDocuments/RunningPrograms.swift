@@ -15,11 +15,15 @@ enum RunningPrograms {
     }
 
     /// Whether `name` may name a program, as an app of the recent list is known by (and
-    /// blocked by): 1 to 255 bytes, no folder, no space or control character, not `.` or `..`.
+    /// blocked by): 1 to 255 bytes, no folder, not `.` or `..`, and no space, control or
+    /// format character (bidi overrides, zero-width ones: a name that reads as another's).
     /// Every valid application id is one too.
     static func isProgramName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 255 && name != "." && name != ".." && !name.contains("/")
-            && !name.unicodeScalars.contains { $0.properties.isWhitespace || $0.properties.generalCategory == .control }
+            && !name.unicodeScalars.contains { scalar in
+                scalar.properties.isWhitespace || [.control, .format, .privateUse, .surrogate, .unassigned, .lineSeparator,
+                                                   .paragraphSeparator].contains(scalar.properties.generalCategory)
+            }
     }
 
     /// The name of the program process `pid` runs, if it is this user's.
