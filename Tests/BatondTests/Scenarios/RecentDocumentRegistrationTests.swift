@@ -12,11 +12,7 @@ final class RecentDocumentRegistrationTests: ServiceTestCase {
     private var program: ChildProcess?
 
     override func prepare(_ session: ServiceSession) throws {
-        let home = session.root.appendingPathComponent("home")
-        try FileManager.default.createDirectory(at: home.appendingPathComponent("Docs"), withIntermediateDirectories: true)
-        session.environmentOverrides["HOME"] = home.path
-        session.environmentOverrides["DISPLAY"] = ""
-        session.environmentOverrides["WAYLAND_DISPLAY"] = ""
+        try session.useOwnHomeWithoutDisplay()
     }
 
     override func tearDown() {

@@ -13,21 +13,9 @@ final class RecentDocumentRuleTests: RecentDocumentTestCase {
 
     /// A bookmark of `file` as GTK writes it for gedit, used at `date`.
     private func bookmark(_ file: URL, usedAt date: Date, isPrivate: Bool) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let stamp = formatter.string(from: date)
-        return """
-          <bookmark href="\(file.absoluteString)" added="\(stamp)" modified="\(stamp)" visited="\(stamp)">
-            <info>
-              <metadata owner="http://freedesktop.org">
-                <mime:mime-type type="text/plain"/>
-                <bookmark:applications>
-                  <bookmark:application name="gedit" exec="&apos;gedit %u&apos;" modified="\(stamp)" count="1"/>
-                </bookmark:applications>\(isPrivate ? "\n          <bookmark:private/>" : "")
-              </metadata>
-            </info>
-          </bookmark>
-        """
+        RecentListXML.bookmark(href: file.absoluteString, app: "gedit", exec: "&apos;gedit %u&apos;",
+                               stamp: RecentListXML.stamp(date, fractional: true),
+                               extra: isPrivate ? "\n          <bookmark:private/>" : "")
     }
 
     func testAnEntryMarkedPrivateIsNotOffered() throws {

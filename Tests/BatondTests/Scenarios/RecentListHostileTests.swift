@@ -23,11 +23,7 @@ final class RecentListHostileTests: ServiceTestCase {
     private let peakGrowthBound = 48 << 10
 
     override func prepare(_ session: ServiceSession) throws {
-        let home = session.root.appendingPathComponent("home")
-        try FileManager.default.createDirectory(at: home.appendingPathComponent("Docs"), withIntermediateDirectories: true)
-        session.environmentOverrides["HOME"] = home.path
-        session.environmentOverrides["DISPLAY"] = ""
-        session.environmentOverrides["WAYLAND_DISPLAY"] = ""
+        try session.useOwnHomeWithoutDisplay()
     }
 
     override func tearDown() {

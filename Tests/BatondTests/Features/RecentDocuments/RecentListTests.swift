@@ -19,30 +19,12 @@ final class RecentListTests: XCTestCase {
 
     private func bookmark(_ path: String, app: String = "gedit", exec: String = "&apos;gedit %u&apos;",
                           mime: String = "text/plain", at stamp: String = "2026-11-28T00:01:03Z", extra: String = "") -> String {
-        """
-          <bookmark href="\(URL(fileURLWithPath: path).absoluteString)" added="\(stamp)" modified="\(stamp)" visited="\(stamp)">
-            <info>
-              <metadata owner="http://freedesktop.org">
-                <mime:mime-type type="\(mime)"/>
-                <bookmark:applications>
-                  <bookmark:application name="\(app)" exec="\(exec)" modified="\(stamp)" count="1"/>
-                </bookmark:applications>\(extra)
-              </metadata>
-            </info>
-          </bookmark>
-        """
+        RecentListXML.bookmark(href: URL(fileURLWithPath: path).absoluteString, app: app, exec: exec, mime: mime, stamp: stamp,
+                               extra: extra)
     }
 
     private func list(_ bookmarks: [String]) -> [UInt8] {
-        Array("""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <xbel version="1.0"
-              xmlns:bookmark="http://www.freedesktop.org/standards/desktop-bookmarks"
-              xmlns:mime="http://www.freedesktop.org/standards/shared-mime-info"
-        >
-        \(bookmarks.joined(separator: "\n"))
-        </xbel>
-        """.utf8)
+        Array(RecentListXML.list(bookmarks).utf8)
     }
 
     private func file(_ relative: String, bytes: Int = 6) throws -> String {

@@ -3,10 +3,11 @@ import Foundation
 /// The desktop's recent list (`recently-used.xbel`) as GTK writes it, for the tests that
 /// hand batond one: bookmarks with the app that used each file, and when.
 enum RecentListXML {
-    /// A time as the list writes it (`2026-11-28T00:01:03Z`).
-    static func stamp(_ date: Date) -> String {
+    /// A time as the list writes it (`2026-11-28T00:01:03Z`; GTK adds microseconds, which
+    /// batond does not read).
+    static func stamp(_ date: Date, fractional: Bool = false) -> String {
         let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
+        formatter.formatOptions = fractional ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
         return formatter.string(from: date)
     }
 
@@ -14,8 +15,13 @@ enum RecentListXML {
     /// `app` and `exec` are put in the attributes as given: escape them for XML.
     static func bookmark(href: String, app: String, exec: String, mime: String = "text/plain", at date: Date = Date(),
                          extra: String = "") -> String {
-        let time = stamp(date)
-        return """
+        bookmark(href: href, app: app, exec: exec, mime: mime, stamp: stamp(date), extra: extra)
+    }
+
+    /// One bookmark, its times all `stamp` as the list writes them.
+    static func bookmark(href: String, app: String, exec: String, mime: String = "text/plain", stamp time: String,
+                         extra: String = "") -> String {
+        """
           <bookmark href="\(href)" added="\(time)" modified="\(time)" visited="\(time)">
             <info>
               <metadata owner="http://freedesktop.org">
