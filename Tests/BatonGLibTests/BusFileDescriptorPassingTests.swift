@@ -97,7 +97,9 @@ final class BusFileDescriptorPassingTests: XCTestCase {
             XCTAssertEqual(readToEnd(descriptor), "round \(round) through the bus")
         }
         let after = await settledDescriptorCount(toward: before)
-        XCTAssertEqual(after, before, "no descriptor leaked on either side")
+        // At most as many: a leak adds descriptors, while the process's other work (earlier
+        // tests' connections let go of) may close some meanwhile.
+        XCTAssertLessThanOrEqual(after, before, "no descriptor leaked on either side")
     }
 
     func testACallCarriesADescriptor() async throws {
@@ -112,7 +114,9 @@ final class BusFileDescriptorPassingTests: XCTestCase {
             XCTAssertTrue(pipe.readEnd.isOpen, "the caller keeps its own descriptor")
         }
         let after = await settledDescriptorCount(toward: before)
-        XCTAssertEqual(after, before, "no descriptor leaked on either side")
+        // At most as many: a leak adds descriptors, while the process's other work (earlier
+        // tests' connections let go of) may close some meanwhile.
+        XCTAssertLessThanOrEqual(after, before, "no descriptor leaked on either side")
     }
 
     func testTheNewShapesCrossTheBus() async throws {
