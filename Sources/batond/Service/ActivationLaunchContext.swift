@@ -33,17 +33,11 @@ enum ActivationLaunchContext {
     /// Should the subclass not register, a plain context carries the token in the
     /// environment alone.
     static func make(token: String?) -> UnsafeMutablePointer<GAppLaunchContext> {
-        guard type != 0, let object = g_object_new_with_properties(type, 0, nil, nil) else {
-            let context = g_app_launch_context_new()!
-            if let token {
-                g_app_launch_context_setenv(context, "XDG_ACTIVATION_TOKEN", token)
-                g_app_launch_context_setenv(context, "DESKTOP_STARTUP_ID", token)
-            }
-            return context
-        }
-        let context = UnsafeMutableRawPointer(object).assumingMemoryBound(to: GAppLaunchContext.self)
+        let subclassed = type == 0 ? nil : g_object_new_with_properties(type, 0, nil, nil)
+        let context = subclassed.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GAppLaunchContext.self) }
+            ?? g_app_launch_context_new()!
         if let token {
-            g_object_set_data_full(object, tokenKey, g_strdup(token), g_free)
+            if let subclassed { g_object_set_data_full(subclassed, tokenKey, g_strdup(token), g_free) }
             g_app_launch_context_setenv(context, "XDG_ACTIVATION_TOKEN", token)
             g_app_launch_context_setenv(context, "DESKTOP_STARTUP_ID", token)
         }
