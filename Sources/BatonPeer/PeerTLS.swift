@@ -38,6 +38,10 @@ public final class PeerTLS {
     public var incomingHandshakeTimeout: Double = 5
     /// The ``PeerLink/keepalive`` of links made here.
     public var keepalive: Double = 10
+    /// The one address this device listens on, when it listens on one rather than on all:
+    /// links are dialed from it (``sourceAddress(dialing:from:)``), so that the other side sees
+    /// this device at the address it knows it by (a static peer's, a paired device's).
+    public var listenHost: String?
 
     /// - Throws: ``LinkError`` when GIO cannot read the identity or has no TLS backend
     ///   (install glib-networking).
@@ -60,7 +64,8 @@ public final class PeerTLS {
     ///
     /// - Throws: ``LinkError``.
     public func connect(to address: String) async throws -> PeerLink {
-        let connection = try await Self.dial(address, timeout: handshakeTimeout)
+        let connection = try await Self.dial(address, timeout: handshakeTimeout,
+                                             from: listenHost.flatMap { Self.sourceAddress(dialing: address, from: $0) })
         defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
         return try await connect(over: connection)
     }
@@ -91,13 +96,34 @@ public final class PeerTLS {
         return try await handshake(stream, connection, isOutgoing: true, control: control)
     }
 
+    /// The address to dial `address` (`HOST:PORT`) from when this device listens on
+    /// `listenHost` alone: that host, when both are IP addresses of one family and both
+    /// loopback or both not (a loopback source cannot reach another host); else none, and the
+    /// system chooses.
+    nonisolated static func sourceAddress(dialing address: String, from listenHost: String) -> String? {
+        guard let host = PeerAddress.host(of: address),
+              let source = g_inet_address_new_from_string(listenHost) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(source)) }
+        guard let destination = g_inet_address_new_from_string(host) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(destination)) }
+        guard g_inet_address_get_is_any(source) == 0,
+              g_inet_address_get_family(source) == g_inet_address_get_family(destination),
+              g_inet_address_get_is_loopback(source) == g_inet_address_get_is_loopback(destination) else { return nil }
+        return listenHost
+    }
+
     /// A TCP connection to `address` (`HOST:PORT`), without proxies, within `timeout` seconds;
     /// the caller owns the reference.
     ///
     /// - Throws: ``LinkError``.
-    static func dial(_ address: String, timeout: Double) async throws -> UnsafeMutablePointer<GSocketConnection> {
+    static func dial(_ address: String, timeout: Double,
+                     from source: String? = nil) async throws -> UnsafeMutablePointer<GSocketConnection> {
         let client = g_socket_client_new()
         defer { g_object_unref(UnsafeMutableRawPointer(client)) }
+        if let source, let local = g_inet_socket_address_new_from_string(source, 0) {
+            g_socket_client_set_local_address(client, UnsafeMutablePointer(OpaquePointer(local)))
+            g_object_unref(UnsafeMutableRawPointer(local))
+        }
         g_socket_client_set_timeout(client, guint(max(1, timeout.rounded(.up))))
         // Peers are on the local network: no proxy (which would also need GSettings schemas).
         g_socket_client_set_enable_proxy(client, 0)

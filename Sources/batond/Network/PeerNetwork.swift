@@ -17,8 +17,8 @@ import Logging
 ///
 /// Strangers get bounded places (``ConnectionQuota``): handshakes and unpaired links per
 /// address, per network and in all, the oldest taken back for a newcomer; paired devices'
-/// addresses have handshake places of their own, and a paired device's link is always let
-/// in. An unpaired link lasts ``unpairedLinkLifetime`` unless a pairing is under way; the
+/// and static peers' addresses have handshake places of their own, and a paired device's or a
+/// static peer's link is always let in: those are the person's own choice, not strangers. An unpaired link lasts ``unpairedLinkLifetime`` unless a pairing is under way; the
 /// device stays listed (``PeerDevice/seenAt``) and is dialed again when the person pairs with it.
 ///
 /// Each remote device is one ``PeerDevice``; what happens to it is told to the ``features``,
@@ -68,8 +68,12 @@ final class PeerNetwork {
     /// links waiting for their hello, and introduced unpaired links.
     private var handshakeQuota = ConnectionQuota<Int>(total: maximumIntroductions,
                                                       perAddress: maximumPerAddress, perNetwork: maximumPerNetwork)
-    private var pairedHandshakeQuota = ConnectionQuota<Int>(total: 4 * maximumPerAddress,
-                                                            perAddress: maximumPerAddress, perNetwork: 4 * maximumPerAddress)
+    /// Places for incoming handshakes from paired devices' and static peers' addresses.
+    private var ownHandshakeQuota = ConnectionQuota<Int>(total: maximumIntroductions, perAddress: maximumPerAddress,
+                                                         perNetwork: maximumIntroductions)
+    /// The hosts of the static peers the person gave (`--peer`, the configuration file): their
+    /// connections take no stranger's place (``isOwnChoice(_:)``).
+    private var staticPeerHosts: Set<String> = []
     private var introductionQuota = ConnectionQuota<ObjectIdentifier>(total: maximumIntroductions,
                                                                       perAddress: maximumPerAddress,
                                                                       perNetwork: maximumPerNetwork)
@@ -129,9 +133,11 @@ final class PeerNetwork {
     /// Listens on `host:port` and starts dialing `peers` and the paired devices.
     func start(host: String, port: UInt16, peers: [String]) throws {
         let listener = try PeerListener(host: host, port: port)
+        tls.listenHost = host
         listener.onConnection = { [weak self] connection in self?.accept(connection) }
         self.listener = listener
         for address in peers { plan.add(address, source: .configured) }
+        staticPeerHosts = Set(peers.compactMap(PeerAddress.host(of:)))
         for device in paired.devices.values {
             if let address = device.address { plan.add(address, deviceID: device.id, source: .paired) }
         }
@@ -273,12 +279,12 @@ final class PeerNetwork {
 
     private func accept(_ connection: UnsafeMutablePointer<GSocketConnection>) {
         let host = PeerLink.remote(of: connection).host
-        let fromPairedDevice = pairedHosts.contains(host)
-        guard acceptRate.admit(connection, from: host, pairedDevice: fromPairedDevice, listener: listener, logger: logger)
+        let fromOwnChoice = isOwnChoice(host)
+        guard acceptRate.admit(connection, from: host, pairedDevice: fromOwnChoice, listener: listener, logger: logger)
         else { return }
         let id = nextHandshake
         nextHandshake &+= 1
-        let evicted = fromPairedDevice ? pairedHandshakeQuota.admit(id, from: host) : handshakeQuota.admit(id, from: host)
+        let evicted = fromOwnChoice ? ownHandshakeQuota.admit(id, from: host) : handshakeQuota.admit(id, from: host)
         for other in evicted ?? [] {
             handshakes.removeValue(forKey: other)?.end("a newer connection needed its place")
         }
@@ -288,7 +294,7 @@ final class PeerNetwork {
             defer {
                 handshakes[id] = nil
                 handshakeQuota.remove(id)
-                pairedHandshakeQuota.remove(id)
+                ownHandshakeQuota.remove(id)
             }
             do {
                 adopt(try await tls.accept(connection, control: control), dialed: nil)
@@ -301,6 +307,18 @@ final class PeerNetwork {
     /// The addresses paired devices were last seen at: their handshakes have places of their own.
     private var pairedHosts: Set<String> {
         Set(paired.devices.values.compactMap { $0.address.flatMap(PeerAddress.host(of:)) })
+    }
+
+    /// Whether `host` is a paired device's last address or a static peer's: the person's own
+    /// choice, whose connections and links take no stranger's place, so that a person's own
+    /// network of a dozen devices is not held back by the places kept against a flood.
+    private func isOwnChoice(_ host: String) -> Bool {
+        staticPeerHosts.contains(host) || pairedHosts.contains(host)
+    }
+
+    /// Whether `link` is with a static peer's address, and so takes no stranger's place.
+    private func isWithStaticPeer(_ link: PeerLink) -> Bool {
+        staticPeerHosts.contains(link.remoteHost)
     }
 
     /// Whether `deviceID` is linked, or has a link waiting for its hello: either way it is
@@ -353,7 +371,7 @@ final class PeerNetwork {
             return
         }
         let key = ObjectIdentifier(link)
-        if !isPaired(link.peerDeviceID) {
+        if !isPaired(link.peerDeviceID), !isWithStaticPeer(link) {
             guard let evicted = introductionQuota.admit(key, from: link.remoteHost) else {
                 return link.close("too many links waiting for their hello")
             }
@@ -458,7 +476,7 @@ final class PeerNetwork {
             log(.warning, about: link, "\(deviceName(deviceID)) (\(deviceID)) showed a certificate other than the pinned one; unpair and pair again if it was reinstalled")
             return drop(link, "not the pinned certificate")
         }
-        if !isPaired(deviceID) {
+        if !isPaired(deviceID), !isWithStaticPeer(link) {
             guard let evicted = unpairedLinkQuota.admit(deviceID, from: link.remoteHost,
                                                         isEvictable: { self.devices[$0]?.pairing == nil }) else {
                 return drop(link, "too many devices that are not paired")
@@ -583,7 +601,8 @@ final class PeerNetwork {
             plan.lost(deviceID, after: Date().timeIntervalSince(link.openedAt))
         } else {
             device.seenAt = Date()
-            for other in seenQuota.admit(deviceID, from: link.remoteHost) ?? [] where other != deviceID {
+            let placesTaken = isWithStaticPeer(link) ? [] : seenQuota.admit(deviceID, from: link.remoteHost) ?? []
+            for other in placesTaken where other != deviceID {
                 forgetSeen(other)
             }
             plan.rest(deviceID, for: Self.unpairedRedial)
