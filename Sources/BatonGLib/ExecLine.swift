@@ -23,16 +23,29 @@ public enum ExecLine {
     /// The program the line runs, as written (a path or a name to look up in `PATH`); `nil`
     /// for an empty or malformed line.
     public static func program(of line: String) -> String? {
+        command(of: line)?.first.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The file the line's program runs, when it names one as an interpreter is given its
+    /// script: its first argument that is not an option, when that is an absolute path
+    /// (`env A=1 /usr/bin/python3 -u /opt/notes/notes.py %U` → `/opt/notes/notes.py`).
+    public static func script(of line: String) -> String? {
+        guard let command = command(of: line) else { return nil }
+        return command.dropFirst().first { !$0.hasPrefix("-") }.flatMap { $0.hasPrefix("/") ? $0 : nil }
+    }
+
+    /// The line's words from its program on: past an `env` and its `VAR=value` words.
+    static func command(of line: String) -> [String]? {
         guard var words = words(line), let first = words.first else { return nil }
         if first == "env" || first.hasSuffix("/env") {
             words.removeFirst()
             words = Array(words.drop(while: isAssignment))
         }
-        return words.first.flatMap { $0.isEmpty ? nil : $0 }
+        return words
     }
 
     /// Whether `word` is a `NAME=value` assignment, as `env` takes them.
-    static func isAssignment(_ word: String) -> Bool {
+    public static func isAssignment(_ word: String) -> Bool {
         guard let equals = word.firstIndex(of: "="), equals != word.startIndex else { return false }
         let name = word[..<equals]
         return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) }

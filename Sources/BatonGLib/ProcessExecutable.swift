@@ -39,6 +39,42 @@ public enum ProcessExecutable {
         return canonical(executable) == canonical(located)
     }
 
+    /// The most of `/proc/PID/cmdline` read.
+    static let maximumCommandLineSize = 64 * 1024
+
+    /// The arguments process `pid` was started with, past its program (`/proc/PID/cmdline`);
+    /// `nil` when the process is gone or belongs to someone else. A process can rewrite its
+    /// own: evidence against accidents, not against a program of the same user.
+    public static func arguments(of pid: Int32) -> [String]? {
+        guard pid > 0, let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/cmdline") else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: maximumCommandLineSize), !data.isEmpty else { return nil }
+        var words = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        if words.last == "" { words.removeLast() }
+        return Array(words.dropFirst())
+    }
+
+    /// The folder process `pid` works in (`/proc/PID/cwd`); `nil` when it cannot be read.
+    public static func workingDirectory(of pid: Int32) -> String? {
+        guard pid > 0 else { return nil }
+        return try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")
+    }
+
+    /// The interpreter the script at `path` names in its first line (`#!/usr/bin/python3`,
+    /// or past `env` and its options: `#!/usr/bin/env python3`); `nil` when the file is not
+    /// such a script or cannot be read.
+    public static func interpreter(ofScript path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 256), data.starts(with: Array("#!".utf8)) else { return nil }
+        let line = String(decoding: data.dropFirst(2).prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard let first = words.first, first.hasPrefix("/") else { return nil }
+        guard first.hasSuffix("/env") else { return first }
+        words.removeFirst()
+        return words.first { !$0.hasPrefix("-") && !ExecLine.isAssignment($0) }
+    }
+
     /// The `PATH` of this process.
     public static var searchPath: String? { ProcessInfo.processInfo.environment["PATH"] }
 }

@@ -82,6 +82,10 @@ struct IdentityEvidence: Sendable {
     var flatpakInfo: String?
     /// The program the process runs; `nil` when it cannot be read.
     var executable: String?
+    /// The arguments it was started with, past its program, and the folder it works in:
+    /// which script an interpreter runs. `nil` when they cannot be read.
+    var arguments: [String]? = nil
+    var workingDirectory: String? = nil
     /// The desktop entry of the app id it registers under (a Flatpak's exported one
     /// included); `nil` when none is installed.
     var entry: DesktopEntryPrograms?
@@ -96,7 +100,10 @@ struct IdentityEvidence: Sendable {
 /// - A host app whose app id has a desktop entry is verified when it runs the program the
 ///   entry's `Exec=` (past `env` and `VAR=value`), `TryExec=` or, for a D-Bus-activatable
 ///   entry, its D-Bus service file names, both sides resolved through `PATH` and `realpath`.
-///   Otherwise (a wrapper script, a snap, an impostor) it registers unverified.
+///   Otherwise (a wrapper script, a snap, an impostor) it registers unverified. Where the
+///   program it matched is an interpreter given a script (``EntryRun``), the process must
+///   also have been started on that script (`/proc/PID/cmdline`), so that another script of
+///   the same interpreter is not the app.
 /// - Any other registration is accepted, unverified.
 ///
 /// A verified app is verified only for the claims its entry declares
@@ -130,8 +137,18 @@ enum AppVerifier {
         guard let executable = evidence.executable else {
             return .unverified("batond cannot tell which program it runs")
         }
-        guard programs.contains(where: { ProcessExecutable.executable(executable, is: $0, searchPath: searchPath) }) else {
+        let matching = entry.runs(searchPath: searchPath)
+            .filter { ProcessExecutable.executable(executable, is: $0.program, searchPath: searchPath) }
+        guard !matching.isEmpty else {
             return .unverified("runs \(executable) but its entry names " + programs.joined(separator: " or "))
+        }
+        let scripts = matching.compactMap(\.script)
+        guard scripts.isEmpty || scripts.contains(where: {
+            runs($0, arguments: evidence.arguments ?? [], workingDirectory: evidence.workingDirectory)
+        }) else {
+            let running = evidence.arguments?.first { !$0.hasPrefix("-") }
+            return .unverified("runs \(executable) on \(running ?? "no script") but its entry names "
+                               + scripts.map { "\(executable) on \($0)" }.joined(separator: " or "))
         }
         return .verified(evidence: entry.path, declaring: claims)
     }

@@ -9,6 +9,8 @@ extension AppVerifier {
     /// as `appID`.
     static func evidence(for credentials: BusPeerCredentials, appID: String) -> IdentityEvidence {
         IdentityEvidence(flatpakInfo: flatpakInfo(ofProcess: credentials.pid), executable: credentials.executable,
+                         arguments: ProcessExecutable.arguments(of: credentials.pid),
+                         workingDirectory: ProcessExecutable.workingDirectory(of: credentials.pid),
                          entry: InstalledApps.entryPrograms(of: appID))
     }
 

@@ -104,6 +104,52 @@ final class AppIdentityTests: XCTestCase {
                        "its desktop entry /x/org.example.Mail.desktop names no program")
     }
 
+    /// An entry that runs an interpreter on a script verifies that interpreter only on that
+    /// script: another script of the same interpreter is not the app.
+    func testAnInterpretedAppIsVerifiedOnlyOnItsScript() throws {
+        let python = try program("python3")
+        let notes = try program("notes.py")
+        let other = try program("other.py")
+        func identity(_ arguments: [String]?, exec: String, tryExec: String? = nil,
+                      in workingDirectory: String? = nil) throws -> AppIdentity {
+            let entry = DesktopEntryPrograms(path: "/x/org.example.Notes.desktop", exec: exec, tryExec: tryExec, serviceExec: nil)
+            return try AppVerifier.identity(of: "org.example.Notes", teamID: "org.example",
+                                            evidence: IdentityEvidence(flatpakInfo: nil, executable: python, arguments: arguments,
+                                                                       workingDirectory: workingDirectory, entry: entry),
+                                            searchPath: searchPath)
+        }
+        let exec = "env GI_TYPELIB_PATH=/x python3 -u \(notes) %U"
+        XCTAssertTrue(try identity(["-u", notes], exec: exec).isVerified)
+        XCTAssertTrue(try identity(["notes.py", "a.txt"], exec: exec, in: folder.appendingPathComponent("bin").path).isVerified,
+                      "a script named from its folder")
+        XCTAssertEqual(try identity([other], exec: exec),
+                       .unverified("runs \(python) on \(other) but its entry names \(python) on \(notes)"))
+        XCTAssertFalse(try identity(["-c", "import evil", notes], exec: exec).isVerified, "code given on the command line")
+        XCTAssertFalse(try identity([], exec: exec).isVerified, "an interactive interpreter")
+        XCTAssertFalse(try identity(nil, exec: exec).isVerified, "arguments that cannot be read")
+        XCTAssertFalse(try identity([other], exec: exec, tryExec: "python3").isVerified, "TryExec naming the interpreter")
+        XCTAssertTrue(try identity(["-m", "notes"], exec: "python3 -m notes").isVerified,
+                      "no script file named: the interpreter is the program, as before")
+
+        // A script named as the program itself runs as its interpreter on it.
+        let script = folder.appendingPathComponent("bin/notes").path
+        for line in ["#!\(python)\n", "#!/usr/bin/env -S python3 -u\n"] {
+            try line.write(toFile: script, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+            XCTAssertTrue(try identity([script], exec: "notes %F").isVerified, line)
+            XCTAssertFalse(try identity([other], exec: "notes %F").isVerified, line)
+        }
+    }
+
+    func testTheArgumentsOfARunningProcessAreRead() throws {
+        XCTAssertEqual(ProcessExecutable.arguments(of: getpid()), Array(CommandLine.arguments.dropFirst()))
+        XCTAssertEqual(ProcessExecutable.workingDirectory(of: getpid()), FileManager.default.currentDirectoryPath)
+        XCTAssertNil(ProcessExecutable.arguments(of: Int32.max))
+        XCTAssertEqual(ExecLine.script(of: "env A=1 /usr/bin/gjs -m /opt/notes.js %U"), "/opt/notes.js")
+        XCTAssertNil(ExecLine.script(of: "/usr/bin/gedit %U"))
+        XCTAssertNil(ExecLine.script(of: "python3 -m notes"))
+    }
+
     /// A verified app is verified for the team and types its entry declares, and no others;
     /// an unverified one for none, whatever its entry declares.
     func testAVerifiedAppIsVerifiedForTheClaimsItsEntryDeclares() throws {
