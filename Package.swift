@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "BatonGtk", targets: ["BatonGtk"]),
         .library(name: "BatonPeer", targets: ["BatonPeer"]),
         .library(name: "BatonBus", targets: ["BatonBus"]),
+        // libbaton-1.so: the GObject API (namespace Baton 1.0) for C, Python, JavaScript and
+        // Vala apps, a façade over BatonGtk; scripts/gir.sh makes its .gir, .typelib and .pc.
+        .library(name: "baton-1", type: .dynamic, targets: ["BatonGObject"]),
         .executable(name: "batond", targets: ["batond"]),
         .executable(name: "baton", targets: ["baton"]),
         .executable(name: "BatonCoreDemo", targets: ["BatonCoreDemo"]),
@@ -66,6 +69,16 @@ let package = Package(
                 "Baton", "BatonGLib", "BatonBus", "CGLib", "CGtk",
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .target(name: "CBatonGObject", dependencies: ["CGtk"], cSettings: [.define("BATON_COMPILATION")]),
+        .target(
+            name: "BatonGObject",
+            dependencies: [
+                "CBatonGObject", "Baton", "BatonBus", "BatonGLib", "BatonGtk", "CGLib", "CGtk",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            // The library's SONAME, so that apps linked with -lbaton-1 ask for the ABI version.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libbaton-1.so.0"])]
         ),
         .executableTarget(
             name: "batond",
