@@ -152,6 +152,7 @@ let package = Package(
         .testTarget(name: "BatonGtkTests", dependencies: ["Baton", "BatonGtk", "BatonTesting", "CGtk"]),
         .testTarget(name: "MailComposerTests", dependencies: ["ServiceFixtures"]),
         .testTarget(name: "TextEditorTests", dependencies: ["ServiceFixtures"]),
+        .testTarget(name: "GObjectExampleTests", dependencies: ["ServiceFixtures"]),
         .executableTarget(
             name: "BatonTestApp",
             dependencies: ["Baton", "BatonGtk", "BatonGLib", "CGLib", "CGtk"],
