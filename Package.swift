@@ -70,15 +70,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "CBatonGObject", dependencies: ["CGtk"], cSettings: [.define("BATON_COMPILATION")]),
+        .target(name: "CBatonGObject", dependencies: ["CGtk"], exclude: ["libbaton-1.map"],
+                cSettings: [.define("BATON_COMPILATION")]),
         .target(
             name: "BatonGObject",
             dependencies: [
                 "CBatonGObject", "Baton", "BatonBus", "BatonGLib", "BatonGtk", "CGLib", "CGtk",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // The library's SONAME, so that apps linked with -lbaton-1 ask for the ABI version.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libbaton-1.so.0"])]
+            // The library's SONAME, so that apps linked with -lbaton-1 ask for the ABI version,
+            // and its exports: the GObject API alone (Sources/CBatonGObject/libbaton-1.map).
+            linkerSettings: [.unsafeFlags([
+                "-Xlinker", "-soname=libbaton-1.so.0",
+                "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/CBatonGObject/libbaton-1.map",
+            ])]
         ),
         .executableTarget(
             name: "batond",
