@@ -65,6 +65,10 @@ class NotesApp(Gtk.Application):
         self.handoff.connect("activate", lambda _handoff: NoteWindow(self).present())
         self.handoff.connect("continue", self.on_continue)
         self.handoff.connect("did-fail", self.on_did_fail)
+        new_note = Gio.SimpleAction(name="new-note")
+        new_note.connect("activate", lambda *_: NoteWindow(self).present())
+        self.add_action(new_note)
+        self.set_accels_for_action("app.new-note", ["<Control>n"])
 
     def on_continue(self, handoff, activity):
         window = NoteWindow(self)

@@ -51,4 +51,30 @@ final class PythonNotesTests: XCTestCase {
         XCTAssertGreaterThan(passes, 0)
         XCTAssertLessThan(passes, text.count, "fewer update passes (\(passes)) than keystrokes (\(text.count))")
     }
+
+    func testTheNoteOfTheActiveWindowIsCurrent() throws {
+        try notes.launchNotes(environment: session.environment)
+        let first = try XCTUnwrap(notes.windows(titled: "Note", timeout: 20).first)
+        try notes.type("First", into: first)
+        XCTAssertNotNil(session.waitForActivity(titled: "Note: First", timeout: 15))
+        try notes.key("ctrl+n", in: first)
+        var second: String?
+        waitUntil(timeout: 10) {
+            second = try self.notes.windows(titled: "Note").first { $0 != first }
+            return second != nil
+        }
+        let secondWindow = try XCTUnwrap(second, "Ctrl+N opened a second note")
+        try notes.type("Second", into: secondWindow)
+        XCTAssertTrue(waitUntil(timeout: 10) { try self.currentTitle() == "Note: Second" },
+                      "the second window's note is current: \(String(describing: try? self.currentTitle()))")
+        try notes.focus(first)
+        XCTAssertTrue(waitUntil(timeout: 10) { try self.currentTitle() == "Note: First" },
+                      "activating the first window makes its note current again: \(String(describing: try? self.currentTitle()))")
+    }
+
+    /// The title of `baton status`'s current activity.
+    private func currentTitle() throws -> String? {
+        let status = try session.baton(["status", "--json"])
+        return ((status.json as? [String: Any])?["current"] as? [String: Any])?["title"] as? String
+    }
 }
