@@ -69,9 +69,10 @@ enum UserInfoVariant {
         case "h": return .int(Int(g_variant_get_handle(variant)))
         case "d": return .double(g_variant_get_double(variant))
         case "v", "m":
-            guard let inner = g_variant_get_child_value(variant, 0) else { return .null }
+            // A maybe with nothing in it is null.
+            guard g_variant_n_children(variant) > 0, let inner = g_variant_get_child_value(variant, 0) else { return .null }
             defer { g_variant_unref(inner) }
-            return g_variant_n_children(variant) == 0 ? .null : value(inner)
+            return value(inner)
         case "a" where type == "ay":
             var count: gsize = 0
             guard let bytes = g_variant_get_fixed_array(variant, &count, 1) else { return .data(Data()) }
