@@ -26,7 +26,8 @@ source_dir=Sources/CBatonGObject
 ln -sf libbaton-1.so "$bin/libbaton-1.so.0"
 
 log="$out/g-ir-scanner.log"
-if ! LD_LIBRARY_PATH="$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" g-ir-scanner \
+# No cache of parsed .gir files in the user's ~/.cache (the installer runs this too).
+if ! GI_SCANNER_DISABLE_CACHE=1 LD_LIBRARY_PATH="$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" g-ir-scanner \
     --quiet --warn-all \
     --namespace=Baton --nsversion=1.0 \
     --identifier-prefix=Baton --symbol-prefix=baton \

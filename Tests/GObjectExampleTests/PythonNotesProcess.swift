@@ -10,7 +10,7 @@ final class PythonNotesProcess: ExampleAppProcess {
     static let activityType = "org.example.notes.note"
     static let interpreter = URL(fileURLWithPath: "/usr/bin/python3")
     static let script = SourceTree.path("Examples/Python/notes.py")
-    static let shippedEntry = SourceTree.path("Examples/Python/\(appID).desktop")
+    static let shippedEntry = SourceTree.path("Examples/Python/Resources/\(appID).desktop")
 
     /// The built products: libbaton-1.so, and gir/ with its typelib.
     static var productsFolder: URL { ServiceSession.productsFolder }
