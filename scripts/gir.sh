@@ -4,6 +4,7 @@
 #                          Sources/CBatonGObject/include/baton/*.h and the doc comments in src/*.c
 #   OUT/Baton-1.0.typelib  g-ir-compiler
 #   OUT/baton-1.pc         pkg-config, for PREFIX (the install prefix; /usr/local by default)
+#   OUT/baton-1-uninstalled.pc  pkg-config for the build itself (PKG_CONFIG_PATH=OUT)
 # Usage: scripts/gir.sh [BIN]   BIN: the folder with libbaton-1.so (default: swift build's, built
 # here first with `swift build --product baton-1`). OUT is BIN/gir. Any scanner warning fails it.
 # Python then finds the library with GI_TYPELIB_PATH=OUT and LD_LIBRARY_PATH=BIN.
@@ -61,4 +62,13 @@ Requires: gtk4
 Libs: -L\${libdir} -lbaton-1
 Cflags: -I\${includedir}/baton-1
 PC
-echo "gir: $out/Baton-1.0.gir, Baton-1.0.typelib, baton-1.pc"
+# The same for the build itself: pkg-config prefers baton-1-uninstalled.pc where both are found.
+cat >"$out/baton-1-uninstalled.pc" <<PC
+Name: baton-1
+Description: Handoff for GTK 4 apps: the GObject API of Baton (uninstalled, in $bin)
+Version: 1.0.0
+Requires: gtk4
+Libs: -L$(cd "$bin" && pwd) -lbaton-1
+Cflags: -I$(pwd)/$source_dir/include
+PC
+echo "gir: $out/Baton-1.0.gir, Baton-1.0.typelib, baton-1.pc, baton-1-uninstalled.pc"

@@ -7,14 +7,13 @@ import XCTest
 /// user-info first, ownership, errors in `BATON_ERROR`.
 final class GObjectAPITests: XCTestCase {
     func testThePythonContractPasses() throws {
-        if let missing = TestDesktopKind.x11.missingRequirement { throw XCTSkip(missing) }
-        try PythonNotesProcess.requirements()
+        try NotesExampleProcess.requirements(.python)
         let process = Process()
-        process.executableURL = PythonNotesProcess.interpreter
+        process.executableURL = NotesExampleProcess.python
         process.arguments = [SourceTree.path("Tests/GObjectExampleTests/api-contract.py").path]
         process.environment = ProcessInfo.processInfo.environment.merging([
-            "GI_TYPELIB_PATH": PythonNotesProcess.typelibFolder.path,
-            "LD_LIBRARY_PATH": PythonNotesProcess.productsFolder.path,
+            "GI_TYPELIB_PATH": NotesExampleProcess.typelibFolder.path,
+            "LD_LIBRARY_PATH": NotesExampleProcess.productsFolder.path,
         ]) { $1 }
         let output = Pipe()
         process.standardOutput = output

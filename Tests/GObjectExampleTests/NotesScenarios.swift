@@ -2,29 +2,32 @@ import Foundation
 import ServiceFixtures
 import XCTest
 
-/// The Python notes app, with the real batond on a private bus under Xvfb: its note is the
-/// current activity, typing reaches it in lazy update passes, `baton inspect` shows the text.
-final class PythonNotesTests: XCTestCase {
-    private var session: ServiceSession!
-    private var notes: PythonNotesProcess!
+/// What every notes example must do with the real batond on a private bus under Xvfb: its
+/// focused note is the current activity, typing reaches it in lazy update passes,
+/// `baton inspect` shows the text, and the active window's note is the one offered.
+/// A subclass per language runs them (``language``).
+class NotesScenarios: XCTestCase {
+    class var language: NotesLanguage { .python }
+
+    var session: ServiceSession!
+    var notes: NotesExampleProcess!
 
     override func setUpWithError() throws {
         if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
-        if let missing = TestDesktopKind.x11.missingRequirement { throw XCTSkip(missing) }
-        try PythonNotesProcess.requirements()
+        try NotesExampleProcess.requirements(Self.language)
         session = try ServiceSession()
         try session.startBus()
         try session.startBatond()
-        notes = PythonNotesProcess(root: session.root.appendingPathComponent("notes"))
+        notes = NotesExampleProcess(Self.language, root: session.root.appendingPathComponent("notes"))
     }
 
     override func tearDown() {
-        if (testRun?.totalFailureCount ?? 0) > 0, let notes { print("--- notes.py\n\(notes.log.suffix(3000))") }
+        if (testRun?.totalFailureCount ?? 0) > 0, let notes { print("--- \(notes.appID)\n\(notes.log.suffix(3000))") }
         notes?.stop()
         session?.tearDown()
     }
 
-    func testTheFocusedNoteIsCurrentAndBatonInspectShowsItsText() throws {
+    func checkTheFocusedNoteIsCurrentAndBatonInspectShowsItsText() throws {
         try notes.launchNotes(environment: session.environment)
         let window = try XCTUnwrap(notes.windows(titled: "Note", timeout: 20).first, "the note's window opened")
         let text = "Lunch at noon, then the review"
@@ -32,12 +35,12 @@ final class PythonNotesTests: XCTestCase {
 
         let current = try XCTUnwrap(session.waitForActivity(titled: "Note: \(text)", timeout: 15),
                                     "batond lists the note by its title, which update-state set")
-        XCTAssertEqual(current["type"] as? String, PythonNotesProcess.activityType)
+        XCTAssertEqual(current["type"] as? String, NotesExampleProcess.activityType)
         let status = try session.baton(["status", "--json"])
         XCTAssertEqual(status.status, 0, status.errorOutput)
-        let record = try XCTUnwrap(status.json as? [String: Any])
-        let currentActivity = try XCTUnwrap(record["current"] as? [String: Any], "baton status has a current activity")
-        XCTAssertEqual(currentActivity["app-id"] as? String, PythonNotesProcess.appID)
+        let currentActivity = try XCTUnwrap((status.json as? [String: Any])?["current"] as? [String: Any],
+                                            "baton status has a current activity")
+        XCTAssertEqual(currentActivity["app-id"] as? String, notes.appID)
         XCTAssertEqual(currentActivity["title"] as? String, "Note: \(text)")
 
         let inspect = try session.baton(["inspect", "--json"])
@@ -52,7 +55,7 @@ final class PythonNotesTests: XCTestCase {
         XCTAssertLessThan(passes, text.count, "fewer update passes (\(passes)) than keystrokes (\(text.count))")
     }
 
-    func testTheNoteOfTheActiveWindowIsCurrent() throws {
+    func checkTheNoteOfTheActiveWindowIsCurrent() throws {
         try notes.launchNotes(environment: session.environment)
         let first = try XCTUnwrap(notes.windows(titled: "Note", timeout: 20).first)
         try notes.type("First", into: first)
@@ -63,8 +66,7 @@ final class PythonNotesTests: XCTestCase {
             second = try self.notes.windows(titled: "Note").first { $0 != first }
             return second != nil
         }
-        let secondWindow = try XCTUnwrap(second, "Ctrl+N opened a second note")
-        try notes.type("Second", into: secondWindow)
+        try notes.type("Second", into: try XCTUnwrap(second, "Ctrl+N opened a second note"))
         XCTAssertTrue(waitUntil(timeout: 10) { try self.currentTitle() == "Note: Second" },
                       "the second window's note is current: \(String(describing: try? self.currentTitle()))")
         try notes.focus(first)
@@ -77,4 +79,24 @@ final class PythonNotesTests: XCTestCase {
         let status = try session.baton(["status", "--json"])
         return ((status.json as? [String: Any])?["current"] as? [String: Any])?["title"] as? String
     }
+}
+
+/// ``NotesScenarios`` with the PyGObject app, `Examples/Python/notes.py`.
+final class PythonNotesTests: NotesScenarios {
+    override class var language: NotesLanguage { .python }
+
+    func testTheFocusedNoteIsCurrentAndBatonInspectShowsItsText() throws {
+        try checkTheFocusedNoteIsCurrentAndBatonInspectShowsItsText()
+    }
+    func testTheNoteOfTheActiveWindowIsCurrent() throws { try checkTheNoteOfTheActiveWindowIsCurrent() }
+}
+
+/// ``NotesScenarios`` with the C app, `Examples/C/notes.c`, compiled against the build.
+final class CNotesTests: NotesScenarios {
+    override class var language: NotesLanguage { .c }
+
+    func testTheFocusedNoteIsCurrentAndBatonInspectShowsItsText() throws {
+        try checkTheFocusedNoteIsCurrentAndBatonInspectShowsItsText()
+    }
+    func testTheNoteOfTheActiveWindowIsCurrent() throws { try checkTheNoteOfTheActiveWindowIsCurrent() }
 }
