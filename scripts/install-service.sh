@@ -54,6 +54,8 @@
 #                         $XDG_DATA_HOME/applications/org.example.PyNotes.desktop, whose Exec= sets
 #                         GI_TYPELIB_PATH to the typelib's folder (GI looks only in the system's),
 #                         and its icon $XDG_DATA_HOME/icons/hicolor/scalable/apps/org.example.PyNotes.svg
+#   the C example         $PREFIX/bin/baton-notes, compiled here (cc, with the installed baton-1.pc),
+#                         its entry org.example.CNotes.desktop and icon org.example.CNotes.svg
 # XDG_DATA_HOME and XDG_CONFIG_HOME default to ~/.local/share and ~/.config. With HOME and
 # those set elsewhere, everything goes there (the tests install into a temporary HOME).
 # MailComposer's entry declares that it handles mailto: links (MimeType=x-scheme-handler/mailto),
@@ -148,6 +150,9 @@ installed_files() {
     echo "$python_examples/notes.py"
     echo "$data/applications/org.example.PyNotes.desktop"
     echo "$data/icons/hicolor/scalable/apps/org.example.PyNotes.svg"
+    echo "$bindir/baton-notes"
+    echo "$data/applications/org.example.CNotes.desktop"
+    echo "$data/icons/hicolor/scalable/apps/org.example.CNotes.svg"
     for program in baton batond; do
         echo "$data/bash-completion/completions/$program"
         echo "$data/zsh/site-functions/_$program"
@@ -266,12 +271,20 @@ sed "s|^Exec=python3 notes.py|Exec=env GI_TYPELIB_PATH=$libdir/girepository-1.0 
     Examples/Python/Resources/org.example.PyNotes.desktop >"$work/PyNotes.desktop"
 install -m 0644 "$work/PyNotes.desktop" "$data/applications/org.example.PyNotes.desktop"
 install -m 0644 Examples/Python/Resources/org.example.PyNotes.svg "$data/icons/hicolor/scalable/apps/"
+# The C example, built as its comment says, against the installed library (found by its path).
+# shellcheck disable=SC2046  # pkg-config's flags are words
+cc Examples/C/notes.c -o "$work/baton-notes" $(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs baton-1 gtk4) \
+    -Wl,-rpath,"$libdir"
+install -m 0755 "$work/baton-notes" "$bindir/baton-notes"
+sed "s|^Exec=baton-notes|Exec=$bindir/baton-notes|" Examples/C/Resources/org.example.CNotes.desktop >"$work/CNotes.desktop"
+install -m 0644 "$work/CNotes.desktop" "$data/applications/org.example.CNotes.desktop"
+install -m 0644 Examples/C/Resources/org.example.CNotes.svg "$data/icons/hicolor/scalable/apps/"
 
 if command -v desktop-file-validate >/dev/null 2>&1; then
     desktop-file-validate "$data/applications/org.baton.Daemon.desktop" "$config/autostart/org.baton.Daemon.desktop" \
         "$data/applications/org.example.MailComposer.desktop" "$data/applications/org.example.TextEditor.desktop" \
         "$data/applications/org.baton.Baton.desktop" "$data/applications/org.baton.BrowserHost.desktop" \
-        "$data/applications/org.example.PyNotes.desktop" \
+        "$data/applications/org.example.PyNotes.desktop" "$data/applications/org.example.CNotes.desktop" \
         || echo "install-service: warning: desktop-file-validate found problems (above)" >&2
 fi
 # The caches desktops read: the MIME handlers (so mailto: links can offer MailComposer and text files TextEditor; the

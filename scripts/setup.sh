@@ -40,6 +40,7 @@ packages=(
     libgirepository1.0-dev  # GObject-2.0.gir and the other .gir files g-ir-scanner includes
     python3-gi          # PyGObject: the Python notes example (Examples/Python) and its tests
     gir1.2-gtk-4.0      # GTK 4's typelib for PyGObject apps
+    gcc                 # cc: the C notes example (Examples/C), built by its tests and install-service.sh
 )
 
 missing=()

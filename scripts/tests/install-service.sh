@@ -107,7 +107,8 @@ done
 expected+=("$libdir/libbaton-1.so.0" "$libdir/libbaton-1.so" "$prefix/include/baton-1/baton/baton.h"
     "$libdir/pkgconfig/baton-1.pc" "$prefix/share/gir-1.0/Baton-1.0.gir"
     "$libdir/girepository-1.0/Baton-1.0.typelib" "$data/baton/examples/python/notes.py"
-    "$data/applications/org.example.PyNotes.desktop")
+    "$data/applications/org.example.PyNotes.desktop" "$bindir/baton-notes"
+    "$data/applications/org.example.CNotes.desktop")
 for path in "${expected[@]}"; do
     [[ " ${listed[*]} " == *" $path "* ]] || fail "--list-files does not list $path"
 done
@@ -160,6 +161,12 @@ if flags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs baton-
     pass "pkg-config baton-1 names the installed header and library"
 else
     fail "pkg-config baton-1: $flags"
+fi
+
+if ldd "$bindir/baton-notes" 2>&1 | grep -q "libbaton-1.so.0 => $libdir/libbaton-1.so.0"; then
+    pass "the installed C example finds the installed libbaton-1.so.0 by its run path"
+else
+    fail "the installed C example does not find libbaton: $(ldd "$bindir/baton-notes" 2>&1 | grep baton)"
 fi
 
 # The unit, enabled for the graphical session.
