@@ -54,6 +54,8 @@
 #                         $XDG_DATA_HOME/applications/org.example.PyNotes.desktop, whose Exec= sets
 #                         GI_TYPELIB_PATH to the typelib's folder (GI looks only in the system's),
 #                         and its icon $XDG_DATA_HOME/icons/hicolor/scalable/apps/org.example.PyNotes.svg
+#   the GJS example       $XDG_DATA_HOME/baton/examples/javascript/notes.js, its entry
+#                         org.example.JSNotes.desktop (Exec= sets GI_TYPELIB_PATH) and icon
 #   the C example         $PREFIX/bin/baton-notes, compiled here (cc, with the installed baton-1.pc),
 #                         its entry org.example.CNotes.desktop and icon org.example.CNotes.svg
 # XDG_DATA_HOME and XDG_CONFIG_HOME default to ~/.local/share and ~/.config. With HOME and
@@ -116,6 +118,7 @@ firefox_hosts="$HOME/.mozilla/native-messaging-hosts"
 libdir="$prefix/lib"
 baton_headers=(baton.h baton-activity.h baton-application.h baton-enums.h baton-widget.h)
 python_examples="$data/baton/examples/python"
+js_examples="$data/baton/examples/javascript"
 
 # Every path the installation makes (a folder only for each example's resources); the
 # uninstaller removes exactly these.
@@ -150,6 +153,9 @@ installed_files() {
     echo "$python_examples/notes.py"
     echo "$data/applications/org.example.PyNotes.desktop"
     echo "$data/icons/hicolor/scalable/apps/org.example.PyNotes.svg"
+    echo "$js_examples/notes.js"
+    echo "$data/applications/org.example.JSNotes.desktop"
+    echo "$data/icons/hicolor/scalable/apps/org.example.JSNotes.svg"
     echo "$bindir/baton-notes"
     echo "$data/applications/org.example.CNotes.desktop"
     echo "$data/icons/hicolor/scalable/apps/org.example.CNotes.svg"
@@ -255,7 +261,7 @@ done
 # and its introspection data naming the installed library by its path.
 PREFIX="$prefix" scripts/gir.sh "$bin" >/dev/null
 install -d "$libdir/pkgconfig" "$libdir/girepository-1.0" "$prefix/include/baton-1/baton" \
-    "$prefix/share/gir-1.0" "$python_examples"
+    "$prefix/share/gir-1.0" "$python_examples" "$js_examples"
 install -m 0644 "$bin/libbaton-1.so" "$libdir/libbaton-1.so.0"
 ln -sfn libbaton-1.so.0 "$libdir/libbaton-1.so"
 for header in "${baton_headers[@]}"; do
@@ -271,6 +277,11 @@ sed "s|^Exec=python3 notes.py|Exec=env GI_TYPELIB_PATH=$libdir/girepository-1.0 
     Examples/Python/Resources/org.example.PyNotes.desktop >"$work/PyNotes.desktop"
 install -m 0644 "$work/PyNotes.desktop" "$data/applications/org.example.PyNotes.desktop"
 install -m 0644 Examples/Python/Resources/org.example.PyNotes.svg "$data/icons/hicolor/scalable/apps/"
+install -m 0644 Examples/JavaScript/notes.js "$js_examples/notes.js"
+sed "s|^Exec=gjs -m notes.js|Exec=env GI_TYPELIB_PATH=$libdir/girepository-1.0 /usr/bin/gjs -m $js_examples/notes.js|" \
+    Examples/JavaScript/Resources/org.example.JSNotes.desktop >"$work/JSNotes.desktop"
+install -m 0644 "$work/JSNotes.desktop" "$data/applications/org.example.JSNotes.desktop"
+install -m 0644 Examples/JavaScript/Resources/org.example.JSNotes.svg "$data/icons/hicolor/scalable/apps/"
 # The C example, built as its comment says, against the installed library (found by its path).
 # shellcheck disable=SC2046  # pkg-config's flags are words
 cc Examples/C/notes.c -o "$work/baton-notes" $(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs baton-1 gtk4) \
@@ -285,6 +296,7 @@ if command -v desktop-file-validate >/dev/null 2>&1; then
         "$data/applications/org.example.MailComposer.desktop" "$data/applications/org.example.TextEditor.desktop" \
         "$data/applications/org.baton.Baton.desktop" "$data/applications/org.baton.BrowserHost.desktop" \
         "$data/applications/org.example.PyNotes.desktop" "$data/applications/org.example.CNotes.desktop" \
+        "$data/applications/org.example.JSNotes.desktop" \
         || echo "install-service: warning: desktop-file-validate found problems (above)" >&2
 fi
 # The caches desktops read: the MIME handlers (so mailto: links can offer MailComposer and text files TextEditor; the

@@ -41,6 +41,8 @@ packages=(
     python3-gi          # PyGObject: the Python notes example (Examples/Python) and its tests
     gir1.2-gtk-4.0      # GTK 4's typelib for PyGObject apps
     gcc                 # cc: the C notes example (Examples/C), built by its tests and install-service.sh
+    gjs                 # GNOME's JavaScript: the GJS notes example (Examples/JavaScript) and its tests
+    valac               # Vala and vapigen: libbaton's baton-1.vapi, and the Vala program that checks it
 )
 
 missing=()

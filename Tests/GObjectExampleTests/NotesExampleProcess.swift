@@ -5,13 +5,14 @@ import XCTest
 /// The languages of libbaton's notes examples, each an app of its own id for the same
 /// activity type (`org.example.notes.note`).
 enum NotesLanguage: String, CaseIterable {
-    case python, c
+    case python, c, javascript
 
     /// The app id, which names its desktop entry.
     var appID: String {
         switch self {
         case .python: "org.example.PyNotes"
         case .c: "org.example.CNotes"
+        case .javascript: "org.example.JSNotes"
         }
     }
 
@@ -20,6 +21,7 @@ enum NotesLanguage: String, CaseIterable {
         switch self {
         case .python: SourceTree.path("Examples/Python")
         case .c: SourceTree.path("Examples/C")
+        case .javascript: SourceTree.path("Examples/JavaScript")
         }
     }
 
@@ -28,6 +30,7 @@ enum NotesLanguage: String, CaseIterable {
         switch self {
         case .python: "Exec=python3 notes.py"
         case .c: "Exec=baton-notes"
+        case .javascript: "Exec=gjs -m notes.js"
         }
     }
 
@@ -35,12 +38,14 @@ enum NotesLanguage: String, CaseIterable {
 }
 
 /// A notes example under test (`Examples/Python/notes.py` run by Debian's `/usr/bin/python3`,
-/// `Examples/C/notes.c` built here with `cc` and `baton-1-uninstalled.pc`), with the built
+/// `Examples/C/notes.c` built here with `cc` and `baton-1-uninstalled.pc`,
+/// `Examples/JavaScript/notes.js` run by Debian's `/usr/bin/gjs`), with the built
 /// libbaton (`LD_LIBRARY_PATH`) and its typelib (`GI_TYPELIB_PATH`, by `scripts/gir.sh`), its
 /// trace in its own file.
 final class NotesExampleProcess: ExampleAppProcess {
     static let activityType = "org.example.notes.note"
     static let python = URL(fileURLWithPath: "/usr/bin/python3")
+    static let gjs = URL(fileURLWithPath: "/usr/bin/gjs")
 
     /// The built products: libbaton-1.so, and gir/ with its typelib and .pc files.
     static var productsFolder: URL { ServiceSession.productsFolder }
@@ -64,6 +69,7 @@ final class NotesExampleProcess: ExampleAppProcess {
         switch language {
         case .python: [Self.python.path, language.folder.appendingPathComponent("notes.py").path]
         case .c: [Self.builtCExample.path]
+        case .javascript: [Self.gjs.path, "-m", language.folder.appendingPathComponent("notes.js").path]
         }
     }
 
@@ -89,6 +95,8 @@ final class NotesExampleProcess: ExampleAppProcess {
                                   "python3-gi is missing")
             case .c:
                 try once("cc notes.c") { try buildCExample() }
+            case .javascript:
+                try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: gjs.path), "gjs is missing")
             }
         }
     }

@@ -100,3 +100,13 @@ final class CNotesTests: NotesScenarios {
     }
     func testTheNoteOfTheActiveWindowIsCurrent() throws { try checkTheNoteOfTheActiveWindowIsCurrent() }
 }
+
+/// ``NotesScenarios`` with the GJS app, `Examples/JavaScript/notes.js`.
+final class JavaScriptNotesTests: NotesScenarios {
+    override class var language: NotesLanguage { .javascript }
+
+    func testTheFocusedNoteIsCurrentAndBatonInspectShowsItsText() throws {
+        try checkTheFocusedNoteIsCurrentAndBatonInspectShowsItsText()
+    }
+    func testTheNoteOfTheActiveWindowIsCurrent() throws { try checkTheNoteOfTheActiveWindowIsCurrent() }
+}

@@ -71,3 +71,12 @@ final class PythonToCNotesTwoDeviceTests: NotesTwoDeviceScenarios {
         try checkANoteContinuesIntoTheAppStartedOnTheOtherDevice()
     }
 }
+
+/// A Python note continues into the GJS app of the same activity type on the other device.
+final class PythonToJavaScriptNotesTwoDeviceTests: NotesTwoDeviceScenarios {
+    override class var languages: (a: NotesLanguage, b: NotesLanguage) { (.python, .javascript) }
+
+    func testAPythonNoteContinuesIntoTheGJSAppStartedOnTheOtherDevice() throws {
+        try checkANoteContinuesIntoTheAppStartedOnTheOtherDevice()
+    }
+}

@@ -108,7 +108,8 @@ expected+=("$libdir/libbaton-1.so.0" "$libdir/libbaton-1.so" "$prefix/include/ba
     "$libdir/pkgconfig/baton-1.pc" "$prefix/share/gir-1.0/Baton-1.0.gir"
     "$libdir/girepository-1.0/Baton-1.0.typelib" "$data/baton/examples/python/notes.py"
     "$data/applications/org.example.PyNotes.desktop" "$bindir/baton-notes"
-    "$data/applications/org.example.CNotes.desktop")
+    "$data/applications/org.example.CNotes.desktop" "$data/baton/examples/javascript/notes.js"
+    "$data/applications/org.example.JSNotes.desktop")
 for path in "${expected[@]}"; do
     [[ " ${listed[*]} " == *" $path "* ]] || fail "--list-files does not list $path"
 done
