@@ -3,6 +3,7 @@
 #   OUT/Baton-1.0.gir      g-ir-scanner (Debian's gobject-introspection), from
 #                          Sources/CBatonGObject/include/baton/*.h and the doc comments in src/*.c
 #   OUT/Baton-1.0.typelib  g-ir-compiler
+#   OUT/baton-1.vapi       vapigen (Debian's valac), with baton-1.deps, for Vala programs
 #   OUT/baton-1.pc         pkg-config, for PREFIX (the install prefix; /usr/local by default)
 #   OUT/baton-1-uninstalled.pc  pkg-config for the build itself (PKG_CONFIG_PATH=OUT)
 # Usage: scripts/gir.sh [BIN]   BIN: the folder with libbaton-1.so (default: swift build's, built
@@ -48,6 +49,18 @@ if grep -qi "warning" "$log"; then
     exit 1
 fi
 g-ir-compiler --output="$out/Baton-1.0.typelib" "$out/Baton-1.0.gir"
+# Vala's binding, from the .gir, and the packages it needs.
+if command -v vapigen >/dev/null 2>&1; then
+    if ! vapigen --quiet --library baton-1 --pkg gtk4 --directory "$out" "$out/Baton-1.0.gir" >"$out/vapigen.log" 2>&1 \
+        || grep -qi "warning" "$out/vapigen.log"; then
+        cat "$out/vapigen.log" >&2
+        echo "gir: vapigen failed or warned (above)" >&2
+        exit 1
+    fi
+    echo gtk4 >"$out/baton-1.deps"
+else
+    echo "gir: vapigen (valac) is not installed: no baton-1.vapi" >&2
+fi
 
 prefix=${PREFIX:-/usr/local}
 cat >"$out/baton-1.pc" <<PC
@@ -71,4 +84,4 @@ Requires: gtk4
 Libs: -L$(cd "$bin" && pwd) -lbaton-1
 Cflags: -I$(pwd)/$source_dir/include
 PC
-echo "gir: $out/Baton-1.0.gir, Baton-1.0.typelib, baton-1.pc, baton-1-uninstalled.pc"
+echo "gir: $out/Baton-1.0.gir, Baton-1.0.typelib, baton-1.vapi, baton-1.pc, baton-1-uninstalled.pc"

@@ -50,6 +50,7 @@
 #                         $PREFIX/share/gir-1.0/Baton-1.0.gir and
 #                         $PREFIX/lib/girepository-1.0/Baton-1.0.typelib (made by scripts/gir.sh; both
 #                         name the installed library by its path, so no LD_LIBRARY_PATH is needed)
+#   Vala                  $PREFIX/share/vala/vapi/baton-1.vapi and baton-1.deps (vapigen's)
 #   the Python example    $XDG_DATA_HOME/baton/examples/python/notes.py, its entry
 #                         $XDG_DATA_HOME/applications/org.example.PyNotes.desktop, whose Exec= sets
 #                         GI_TYPELIB_PATH to the typelib's folder (GI looks only in the system's),
@@ -150,6 +151,8 @@ installed_files() {
     echo "$libdir/pkgconfig/baton-1.pc"
     echo "$prefix/share/gir-1.0/Baton-1.0.gir"
     echo "$libdir/girepository-1.0/Baton-1.0.typelib"
+    echo "$prefix/share/vala/vapi/baton-1.vapi"
+    echo "$prefix/share/vala/vapi/baton-1.deps"
     echo "$python_examples/notes.py"
     echo "$data/applications/org.example.PyNotes.desktop"
     echo "$data/icons/hicolor/scalable/apps/org.example.PyNotes.svg"
@@ -272,6 +275,8 @@ sed "s|shared-library=\"libbaton-1.so.0\"|shared-library=\"$libdir/libbaton-1.so
 g-ir-compiler --output="$work/Baton-1.0.typelib" "$work/Baton-1.0.gir"
 install -m 0644 "$work/Baton-1.0.gir" "$prefix/share/gir-1.0/Baton-1.0.gir"
 install -m 0644 "$work/Baton-1.0.typelib" "$libdir/girepository-1.0/Baton-1.0.typelib"
+install -d "$prefix/share/vala/vapi"
+install -m 0644 "$bin/gir/baton-1.vapi" "$bin/gir/baton-1.deps" "$prefix/share/vala/vapi/"
 install -m 0644 Examples/Python/notes.py "$python_examples/notes.py"
 sed "s|^Exec=python3 notes.py|Exec=env GI_TYPELIB_PATH=$libdir/girepository-1.0 /usr/bin/python3 $python_examples/notes.py|" \
     Examples/Python/Resources/org.example.PyNotes.desktop >"$work/PyNotes.desktop"

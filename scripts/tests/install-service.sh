@@ -109,7 +109,7 @@ expected+=("$libdir/libbaton-1.so.0" "$libdir/libbaton-1.so" "$prefix/include/ba
     "$libdir/girepository-1.0/Baton-1.0.typelib" "$data/baton/examples/python/notes.py"
     "$data/applications/org.example.PyNotes.desktop" "$bindir/baton-notes"
     "$data/applications/org.example.CNotes.desktop" "$data/baton/examples/javascript/notes.js"
-    "$data/applications/org.example.JSNotes.desktop")
+    "$data/applications/org.example.JSNotes.desktop" "$prefix/share/vala/vapi/baton-1.vapi")
 for path in "${expected[@]}"; do
     [[ " ${listed[*]} " == *" $path "* ]] || fail "--list-files does not list $path"
 done
