@@ -4,7 +4,9 @@ import XCTest
 
 /// What every notes example must do with the real batond on a private bus under Xvfb: its
 /// focused note is the current activity, typing reaches it in lazy update passes,
-/// `baton inspect` shows the text, and the active window's note is the one offered.
+/// `baton inspect` shows the text, the active window's note is the one offered, a note
+/// continued from a file restores into a window that then holds it, and a continued note
+/// starts the app when it is not running.
 /// A subclass per language runs them (``language``).
 class NotesScenarios: XCTestCase {
     class var language: NotesLanguage { .python }
@@ -74,6 +76,46 @@ class NotesScenarios: XCTestCase {
                       "activating the first window makes its note current again: \(String(describing: try? self.currentTitle()))")
     }
 
+    /// A note continued from a file (`baton continue --file`) into the running app opens in a
+    /// new window beside the first, which then holds it: its own next update pass carries it.
+    func checkANoteContinuedFromAFileRestoresIntoAWindowThatHoldsIt() throws {
+        try notes.launchNotes(environment: session.environment)
+        XCTAssertNotNil(try notes.windows(titled: "Note", timeout: 20).first)
+        let text = "Continued from a file"
+        let result = try session.baton(["continue", "--file", try noteFile(text).path])
+        XCTAssertEqual(result.status, 0, result.errorOutput)
+        let restored = try XCTUnwrap(notes.waitForEvent(timeout: 15) { $0.event == "restored" }, "the app restored it")
+        XCTAssertEqual(restored.userInfo?["text"] as? String, text)
+        XCTAssertEqual(try notes.windows { $0.hasPrefix("Note") }.count, 2, "a second window opened for the note")
+        XCTAssertTrue(waitUntil(timeout: 10) { self.notes.lastSavedText == text },
+                      "the new window saves the restored text: \(String(describing: self.notes.lastSavedText))")
+    }
+
+    /// With the app installed but not running, a continued note starts it; the launch shows
+    /// the continued note alone (no default window from `activate`).
+    func checkAContinuedNoteLaunchesTheAppWhenItIsNotRunning() throws {
+        try notes.installNotes(in: session)
+        let text = "Started for this note"
+        let result = try session.baton(["continue", "--file", try noteFile(text).path])
+        XCTAssertEqual(result.status, 0, result.errorOutput)
+        let restored = try XCTUnwrap(notes.waitForEvent(timeout: 20) { $0.event == "restored" },
+                                     "batond started \(notes.appID), which restored the note")
+        XCTAssertEqual(restored.userInfo?["text"] as? String, text)
+        notes.pid = (restored["pid"] as? Int).map(Int32.init)
+        XCTAssertEqual(try notes.windows { $0.hasPrefix("Note") }.count, 1, "the continued note's window alone")
+        XCTAssertTrue(waitUntil(timeout: 10) { self.notes.lastSavedText == text },
+                      "its window saves the restored text: \(String(describing: self.notes.lastSavedText))")
+    }
+
+    /// An activity file (`baton inspect --json`'s shape) of a note holding `text`.
+    private func noteFile(_ text: String) throws -> URL {
+        let file = session.root.appendingPathComponent("note-\(UUID().uuidString).json")
+        let record: [String: Any] = ["type": NotesExampleProcess.activityType, "title": "Note: \(text)",
+                                     "teamID": "org.example", "userInfo": ["text": text]]
+        try JSONSerialization.data(withJSONObject: record).write(to: file)
+        return file
+    }
+
     /// The title of `baton status`'s current activity.
     private func currentTitle() throws -> String? {
         let status = try session.baton(["status", "--json"])
@@ -89,6 +131,10 @@ final class PythonNotesTests: NotesScenarios {
         try checkTheFocusedNoteIsCurrentAndBatonInspectShowsItsText()
     }
     func testTheNoteOfTheActiveWindowIsCurrent() throws { try checkTheNoteOfTheActiveWindowIsCurrent() }
+    func testANoteContinuedFromAFileRestoresIntoAWindowThatHoldsIt() throws {
+        try checkANoteContinuedFromAFileRestoresIntoAWindowThatHoldsIt()
+    }
+    func testAContinuedNoteLaunchesTheAppWhenItIsNotRunning() throws { try checkAContinuedNoteLaunchesTheAppWhenItIsNotRunning() }
 }
 
 /// ``NotesScenarios`` with the C app, `Examples/C/notes.c`, compiled against the build.
@@ -99,6 +145,10 @@ final class CNotesTests: NotesScenarios {
         try checkTheFocusedNoteIsCurrentAndBatonInspectShowsItsText()
     }
     func testTheNoteOfTheActiveWindowIsCurrent() throws { try checkTheNoteOfTheActiveWindowIsCurrent() }
+    func testANoteContinuedFromAFileRestoresIntoAWindowThatHoldsIt() throws {
+        try checkANoteContinuedFromAFileRestoresIntoAWindowThatHoldsIt()
+    }
+    func testAContinuedNoteLaunchesTheAppWhenItIsNotRunning() throws { try checkAContinuedNoteLaunchesTheAppWhenItIsNotRunning() }
 }
 
 /// ``NotesScenarios`` with the GJS app, `Examples/JavaScript/notes.js`.
@@ -109,4 +159,8 @@ final class JavaScriptNotesTests: NotesScenarios {
         try checkTheFocusedNoteIsCurrentAndBatonInspectShowsItsText()
     }
     func testTheNoteOfTheActiveWindowIsCurrent() throws { try checkTheNoteOfTheActiveWindowIsCurrent() }
+    func testANoteContinuedFromAFileRestoresIntoAWindowThatHoldsIt() throws {
+        try checkANoteContinuedFromAFileRestoresIntoAWindowThatHoldsIt()
+    }
+    func testAContinuedNoteLaunchesTheAppWhenItIsNotRunning() throws { try checkAContinuedNoteLaunchesTheAppWhenItIsNotRunning() }
 }
