@@ -43,6 +43,7 @@ packages=(
     gcc                 # cc: the C notes example (Examples/C), built by its tests and install-service.sh
     gjs                 # GNOME's JavaScript: the GJS notes example (Examples/JavaScript) and its tests
     valac               # Vala and vapigen: libbaton's baton-1.vapi, and the Vala program that checks it
+    gi-docgen           # libbaton's GObject reference from its .gir (scripts/docs.sh)
 )
 
 missing=()

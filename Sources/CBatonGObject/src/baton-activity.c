@@ -226,6 +226,8 @@ BatonActivity *baton_activity_new(const char *activity_type) {
  * baton_activity_get_activity_type:
  * @self: an activity
  *
+ * Gets #BatonActivity:activity-type.
+ *
  * Returns: (transfer none): the activity's type
  */
 const char *baton_activity_get_activity_type(BatonActivity *self) {
@@ -236,6 +238,8 @@ const char *baton_activity_get_activity_type(BatonActivity *self) {
 /**
  * baton_activity_get_title:
  * @self: an activity
+ *
+ * Gets #BatonActivity:title.
  *
  * Returns: (transfer none) (nullable): the title
  */
@@ -262,6 +266,8 @@ void baton_activity_set_title(BatonActivity *self, const char *title) {
 /**
  * baton_activity_get_webpage_url:
  * @self: an activity
+ *
+ * Gets #BatonActivity:webpage-url.
  *
  * Returns: (transfer none) (nullable): the web page URL
  */
@@ -305,6 +311,8 @@ static void set_flag(BatonActivity *self, BatonSwiftFlag flag, gboolean value, g
  * baton_activity_get_eligible_for_handoff:
  * @self: an activity
  *
+ * Gets #BatonActivity:eligible-for-handoff.
+ *
  * Returns: whether the activity may be offered to other devices
  */
 gboolean baton_activity_get_eligible_for_handoff(BatonActivity *self) {
@@ -325,6 +333,8 @@ void baton_activity_set_eligible_for_handoff(BatonActivity *self, gboolean eligi
 /**
  * baton_activity_get_needs_save:
  * @self: an activity
+ *
+ * Gets #BatonActivity:needs-save.
  *
  * Returns: whether an update pass is due
  */
@@ -347,6 +357,8 @@ void baton_activity_set_needs_save(BatonActivity *self, gboolean needs_save) {
  * baton_activity_get_supports_continuation_streams:
  * @self: an activity
  *
+ * Gets #BatonActivity:supports-continuation-streams.
+ *
  * Returns: whether the activity offers continuation streams
  */
 gboolean baton_activity_get_supports_continuation_streams(BatonActivity *self) {
@@ -368,6 +380,8 @@ void baton_activity_set_supports_continuation_streams(BatonActivity *self, gbool
  * baton_activity_get_is_current:
  * @self: an activity
  *
+ * Gets #BatonActivity:is-current.
+ *
  * Returns: whether this is the app's current activity
  */
 gboolean baton_activity_get_is_current(BatonActivity *self) {
@@ -378,6 +392,8 @@ gboolean baton_activity_get_is_current(BatonActivity *self) {
  * baton_activity_get_is_valid:
  * @self: an activity
  *
+ * Gets #BatonActivity:is-valid.
+ *
  * Returns: %FALSE once the activity was invalidated
  */
 gboolean baton_activity_get_is_valid(BatonActivity *self) {
@@ -387,6 +403,8 @@ gboolean baton_activity_get_is_valid(BatonActivity *self) {
 /**
  * baton_activity_get_user_info:
  * @self: an activity
+ *
+ * Gets #BatonActivity:user-info.
  *
  * Returns: (transfer none): #BatonActivity:user-info, an `a{sv}`
  */
@@ -429,6 +447,8 @@ void baton_activity_add_user_info_entries(BatonActivity *self, GVariant *entries
  * baton_activity_get_user_info_value:
  * @self: an activity
  * @key: a key of #BatonActivity:user-info
+ *
+ * Looks up one entry of #BatonActivity:user-info.
  *
  * Returns: (transfer full) (nullable): the value under @key, or %NULL if there is none
  */

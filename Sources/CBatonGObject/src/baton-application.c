@@ -129,6 +129,8 @@ BatonApplication *baton_application_enable_handoff(GtkApplication *application, 
  * baton_application_get_for_gtk_application:
  * @application: a #GtkApplication
  *
+ * Finds the Handoff baton_application_enable_handoff() made for @application.
+ *
  * Returns: (transfer none) (nullable): @application's Handoff, if it was enabled
  */
 BatonApplication *baton_application_get_for_gtk_application(GtkApplication *application) {
@@ -139,6 +141,8 @@ BatonApplication *baton_application_get_for_gtk_application(GtkApplication *appl
 /**
  * baton_application_get_gtk_application:
  * @self: the application's Handoff
+ *
+ * Gets the #GtkApplication whose Handoff this is.
  *
  * Returns: (transfer none): the #GtkApplication
  */
@@ -151,6 +155,8 @@ GtkApplication *baton_application_get_gtk_application(BatonApplication *self) {
  * baton_application_get_launch_reason:
  * @self: the application's Handoff
  *
+ * Gets why this process was started: by a person, or by the Baton service to continue an activity.
+ *
  * Returns: why this process was started
  */
 BatonLaunchReason baton_application_get_launch_reason(BatonApplication *self) {
@@ -161,6 +167,8 @@ BatonLaunchReason baton_application_get_launch_reason(BatonApplication *self) {
 /**
  * baton_application_get_launch_activity_type:
  * @self: the application's Handoff
+ *
+ * Gets the type of the activity the Baton service started the app to continue.
  *
  * Returns: (transfer none) (nullable): the type of the activity the service started the app
  *   to continue, or %NULL for an ordinary launch
@@ -191,6 +199,8 @@ const char *baton_application_get_activation_token(BatonApplication *self) {
 /**
  * baton_application_get_current_activity:
  * @self: the application's Handoff
+ *
+ * Gets the activity the app offers now, elected from the focus in its active window.
  *
  * Returns: (transfer none) (nullable): the current activity, if it is one the app made
  */

@@ -26,6 +26,8 @@ G_DEFINE_ENUM_TYPE(BatonError, baton_error,
 /**
  * baton_error_quark:
  *
+ * The error domain of #BatonError.
+ *
  * Returns: the error domain of Baton's errors, `baton-error-quark`
  */
 GQuark baton_error_quark(void) {

@@ -27,6 +27,8 @@ void baton_widget_set_activity(GtkWidget *widget, BatonActivity *activity) {
  * baton_widget_get_activity:
  * @widget: a widget
  *
+ * Gets the activity baton_widget_set_activity() set on @widget.
+ *
  * Returns: (transfer none) (nullable): the activity set on @widget
  */
 BatonActivity *baton_widget_get_activity(GtkWidget *widget) {
@@ -50,6 +52,8 @@ void baton_window_set_activity(GtkWindow *window, BatonActivity *activity) {
 /**
  * baton_window_get_activity:
  * @window: a window
+ *
+ * Gets the activity baton_window_set_activity() set on @window.
  *
  * Returns: (transfer none) (nullable): the window's activity
  */
