@@ -1,6 +1,7 @@
 import Baton
 import CBatonGObject
 import CGLib
+import Glibc
 
 /// The Swift half of one `BatonActivity`: its `UserActivity`, and the delegate that turns
 /// the activity's events into the GObject's signals.
@@ -54,6 +55,18 @@ final class ActivityBridge: UserActivityDelegate {
         guard let object else { return }
         baton_activity_emit_update_state(object)
         baton_activity_notify_user_info(object)
+    }
+
+    /// The app continuing the activity opened a stream: its socket (a duplicate; the Swift
+    /// stream is closed) goes to `stream-received` as a `GIOStream`.
+    func userActivity(_ userActivity: UserActivity, didReceive stream: ContinuationStream) {
+        let descriptor = dup(stream.fileDescriptor)
+        stream.close()
+        guard let object, descriptor >= 0 else {
+            if descriptor >= 0 { close(descriptor) }
+            return
+        }
+        baton_activity_emit_stream_received(object, descriptor)
     }
 
     func userActivity(_ userActivity: UserActivity, wasContinuedOn device: String) {

@@ -124,3 +124,20 @@ func batonSwiftActivitySetUserInfo(_ handle: UnsafeMutableRawPointer, _ variant:
 func batonSwiftErrorQuark() -> GQuark {
     BatonErrorTable.domain
 }
+
+/// Opens continuation streams for the activity; ends `task` with the stream's socket (a
+/// duplicate: the Swift stream is closed) or the error.
+@MainActor @_cdecl("baton_swift_activity_open_continuation_streams")
+func batonSwiftActivityOpenContinuationStreams(_ handle: UnsafeMutableRawPointer, _ task: OpaquePointer) {
+    ActivityBridge.from(handle).activity.getContinuationStreams { stream, error in
+        if let stream, case let descriptor = dup(stream.fileDescriptor), descriptor >= 0 {
+            stream.close()
+            baton_activity_return_continuation_streams(task, descriptor, 0, nil)
+            return
+        }
+        stream?.close()
+        let failure = error ?? UserActivityError.connectionUnavailable("the continuation stream could not be taken")
+        let code = (failure as? UserActivityError)?.code ?? UserActivityError.handoffFailed("").code
+        baton_activity_return_continuation_streams(task, -1, gint(code), "\(failure)")
+    }
+}

@@ -15,6 +15,11 @@ G_GNUC_INTERNAL void baton_activity_emit_update_state(BatonActivity *self);
 G_GNUC_INTERNAL void baton_activity_emit_was_continued(BatonActivity *self, const char *device_name);
 G_GNUC_INTERNAL void baton_activity_emit_restore_state(BatonActivity *self, BatonActivity *continued);
 G_GNUC_INTERNAL void baton_activity_notify_user_info(BatonActivity *self);
+/* The other end opened a continuation stream, socket `fd` (taken): emits stream-received. */
+G_GNUC_INTERNAL void baton_activity_emit_stream_received(BatonActivity *self, int fd);
+/* Ends a get_continuation_streams task (taking its reference) with socket `fd` (taken), or,
+ * when `fd` is -1, with the error `code` and `message` of BATON_ERROR. */
+G_GNUC_INTERNAL void baton_activity_return_continuation_streams(GTask *task, int fd, gint code, const char *message);
 
 G_GNUC_INTERNAL void baton_application_emit_activate(BatonApplication *self);
 G_GNUC_INTERNAL gboolean baton_application_emit_will_continue(BatonApplication *self, const char *activity_type);

@@ -3,6 +3,8 @@
 #include "baton-bridge.h"
 #include "baton-swift.h"
 
+#include <unistd.h>
+
 /**
  * BatonActivity:
  *
@@ -41,7 +43,7 @@ enum {
 };
 static GParamSpec *properties[N_PROPS];
 
-enum { SIGNAL_UPDATE_STATE, SIGNAL_RESTORE_STATE, SIGNAL_WAS_CONTINUED, N_SIGNALS };
+enum { SIGNAL_UPDATE_STATE, SIGNAL_RESTORE_STATE, SIGNAL_WAS_CONTINUED, SIGNAL_STREAM_RECEIVED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 gpointer baton_activity_get_handle(BatonActivity *self) {
@@ -205,6 +207,17 @@ static void baton_activity_class_init(BatonActivityClass *klass) {
      */
     signals[SIGNAL_WAS_CONTINUED] = g_signal_new("was-continued", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST,
                                                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+    /**
+     * BatonActivity::stream-received:
+     * @self: the activity, on the device it came from
+     * @stream: a duplex stream to the app continuing it
+     *
+     * The app continuing the activity opened a continuation stream
+     * (baton_activity_get_continuation_streams()): read its request from @stream's input,
+     * answer on its output, then close it. With no handler connected, the stream is closed.
+     */
+    signals[SIGNAL_STREAM_RECEIVED] = g_signal_new("stream-received", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST,
+                                                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_IO_STREAM);
 }
 
 static void baton_activity_init(BatonActivity *self) {}
@@ -529,4 +542,80 @@ void baton_activity_emit_restore_state(BatonActivity *self, BatonActivity *conti
 
 void baton_activity_notify_user_info(BatonActivity *self) {
     g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_USER_INFO]);
+}
+
+/* A GIOStream over a stream socket the caller gives up. */
+static GIOStream *stream_for_socket(int fd, GError **error) {
+    GSocket *socket = g_socket_new_from_fd(fd, error);
+    if (!socket) {
+        close(fd);
+        return NULL;
+    }
+    GSocketConnection *connection = g_socket_connection_factory_create_connection(socket);
+    g_object_unref(socket);
+    return G_IO_STREAM(connection);
+}
+
+void baton_activity_emit_stream_received(BatonActivity *self, int fd) {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GIOStream) stream = stream_for_socket(fd, &error);
+    if (!stream) {
+        g_warning("BatonActivity: a continuation stream could not be opened: %s", error->message);
+        return;
+    }
+    if (g_signal_has_handler_pending(self, signals[SIGNAL_STREAM_RECEIVED], 0, FALSE))
+        g_signal_emit(self, signals[SIGNAL_STREAM_RECEIVED], 0, stream);
+    else
+        g_io_stream_close(stream, NULL, NULL);
+}
+
+/**
+ * baton_activity_get_continuation_streams:
+ * @self: the activity given to #BatonApplication::continue
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the result
+ * @user_data: data for @callback
+ *
+ * Opens a duplex stream to the app this activity came from, for data too large for
+ * #BatonActivity:user-info (Apple's continuation streams). Call it from
+ * #BatonApplication::continue, before baton_application_restore(); the origin must have set
+ * #BatonActivity:supports-continuation-streams. The usual shape: write a request, shut down
+ * the write half (g_socket_shutdown() on the connection's socket), read the answer to the end.
+ */
+void baton_activity_get_continuation_streams(BatonActivity *self, GCancellable *cancellable,
+                                             GAsyncReadyCallback callback, gpointer user_data) {
+    g_return_if_fail(BATON_IS_ACTIVITY(self));
+    GTask *task = g_task_new(self, cancellable, callback, user_data);
+    g_task_set_source_tag(task, baton_activity_get_continuation_streams);
+    baton_swift_activity_open_continuation_streams(baton_activity_get_handle(self), task);
+}
+
+/**
+ * baton_activity_get_continuation_streams_finish:
+ * @self: the activity
+ * @result: the result @callback was given
+ * @error: where a failure is reported: %BATON_ERROR_HANDOFF_FAILED (not an activity being
+ *   continued here, or its origin does not support streams), %BATON_ERROR_CONNECTION_UNAVAILABLE,
+ *   %BATON_ERROR_REMOTE_APPLICATION_TIMED_OUT
+ *
+ * Finishes baton_activity_get_continuation_streams().
+ *
+ * Returns: (transfer full): the stream (a #GSocketConnection), or %NULL on error
+ */
+GIOStream *baton_activity_get_continuation_streams_finish(BatonActivity *self, GAsyncResult *result,
+                                                          GError **error) {
+    g_return_val_if_fail(g_task_is_valid(result, self), NULL);
+    return g_task_propagate_pointer(G_TASK(result), error);
+}
+
+void baton_activity_return_continuation_streams(GTask *task, int fd, gint code, const char *message) {
+    if (fd >= 0) {
+        GError *error = NULL;
+        GIOStream *stream = stream_for_socket(fd, &error);
+        if (stream) g_task_return_pointer(task, stream, g_object_unref);
+        else g_task_return_error(task, error);
+    } else {
+        g_task_return_new_error(task, BATON_ERROR, code, "%s", message ? message : "");
+    }
+    g_object_unref(task);
 }

@@ -29,6 +29,8 @@ void baton_swift_activity_set_flag(gpointer handle, BatonSwiftFlag flag, gboolea
 void baton_swift_activity_perform(gpointer handle, BatonSwiftAction action);
 GVariant *baton_swift_activity_dup_user_info(gpointer handle);
 void baton_swift_activity_set_user_info(gpointer handle, GVariant *user_info, gboolean merge);
+/* Opens continuation streams; ends `task` (taking its reference) with baton_activity_return_continuation_streams. */
+void baton_swift_activity_open_continuation_streams(gpointer handle, GTask *task);
 
 gpointer baton_swift_application_create(BatonApplication *object, GtkApplication *application,
                                         const char *team_identifier, const char *const *activity_types);

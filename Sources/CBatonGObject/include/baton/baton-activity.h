@@ -4,7 +4,7 @@
 #error "Only <baton/baton.h> can be included directly."
 #endif
 
-#include <glib-object.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -41,5 +41,10 @@ gboolean baton_activity_get_is_valid(BatonActivity *self);
 void baton_activity_become_current(BatonActivity *self);
 void baton_activity_resign_current(BatonActivity *self);
 void baton_activity_invalidate(BatonActivity *self);
+
+void baton_activity_get_continuation_streams(BatonActivity *self, GCancellable *cancellable,
+                                             GAsyncReadyCallback callback, gpointer user_data);
+GIOStream *baton_activity_get_continuation_streams_finish(BatonActivity *self, GAsyncResult *result,
+                                                          GError **error);
 
 G_END_DECLS
