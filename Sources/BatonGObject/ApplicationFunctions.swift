@@ -3,6 +3,7 @@ import BatonGtk
 import CBatonGObject
 import CGLib
 import CGtk
+import Logging
 
 // The functions of `BatonApplication` and of activities on widgets that the C half forwards
 // here (see `src/baton-swift.h`). GTK calls them on the main thread.
@@ -71,8 +72,17 @@ func batonSwiftWidgetSetActivity(_ widget: UnsafeMutablePointer<GtkWidget>, _ ha
             adopted.userActivity = activity
         } else if let bridge = ApplicationBridge.current {
             bridge.adopt(window).userActivity = activity
+        } else {
+            Logger(label: "baton.gobject").warning(
+                "baton_window_set_activity: no application has Handoff enabled (baton_application_enable_handoff), so the window takes no part")
         }
         return
+    }
+    // The widget's window takes part in election from now on, even if it is no
+    // GtkApplicationWindow (those take part from the start).
+    if let root = gtk_widget_get_root(widget), baton_is_window(UnsafeMutableRawPointer(root)).isTrue,
+       ApplicationWindow.attached(to: UnsafeMutableRawPointer(root)) == nil, let bridge = ApplicationBridge.current {
+        bridge.adopt(UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWindow.self))
     }
     let responder = WidgetResponder.attach(to: widget)
     responder.restoreHandler = { [weak responder] continued in

@@ -13,7 +13,10 @@
  * #BatonApplication::did-fail.
  *
  * Made by baton_application_enable_handoff(), once per application; the #GtkApplication
- * keeps it alive. Every window added to the application takes part in election.
+ * keeps it alive. Every #GtkApplicationWindow of the application takes part in election:
+ * while it is the active window, the activity of the focused widget's chain is current.
+ * Another window (a dialog) takes part once an activity is set on it or on a widget in it;
+ * until then, while it is active, the current activity stays.
  */
 struct _BatonApplication {
     GObject parent_instance;
@@ -92,8 +95,10 @@ static void baton_application_class_init(BatonApplicationClass *klass) {
 
 static void baton_application_init(BatonApplication *self) {}
 
+/* An application window (an AdwApplicationWindow too) takes part in election as soon as it
+ * joins; another window (a dialog) once an activity is set on it or in it. */
 static void window_added(GtkApplication *application, GtkWindow *window, BatonApplication *self) {
-    baton_swift_application_window_added(self->handle, window);
+    if (GTK_IS_APPLICATION_WINDOW(window)) baton_swift_application_window_added(self->handle, window);
 }
 
 /**
@@ -121,7 +126,11 @@ BatonApplication *baton_application_enable_handoff(GtkApplication *application, 
     self->handle = baton_swift_application_create(self, application, team_identifier, activity_types);
     g_signal_connect_object(application, "window-added", G_CALLBACK(window_added), self, 0);
     for (GList *window = gtk_application_get_windows(application); window; window = window->next)
-        baton_swift_application_window_added(self->handle, window->data);
+        window_added(application, window->data, self);
+    if (g_application_get_is_registered(G_APPLICATION(application)) && !g_application_get_is_remote(G_APPLICATION(application)))
+        g_warning("baton_application_enable_handoff: %s started up already, so it does not register with the "
+                  "Baton service: enable Handoff before g_application_run()",
+                  g_application_get_application_id(G_APPLICATION(application)));
     return self;
 }
 
