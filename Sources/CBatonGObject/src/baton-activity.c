@@ -1,6 +1,7 @@
 /* BatonActivity: a GObject around one Swift UserActivity, which the Baton framework manages. */
 #define BATON_COMPILATION
 #include "baton-bridge.h"
+#include "baton-private.h"
 #include "baton-swift.h"
 
 #include <unistd.h>
@@ -20,7 +21,8 @@ struct _BatonActivity {
     GObject parent_instance;
     char *activity_type;
     gpointer handle;
-    /* What the getters return (transfer none), refreshed from the Swift half on each call. */
+    /* What the getters return (transfer none): read from the Swift half on each call, and
+     * replaced only when the value changed. */
     char *title;
     char *webpage_url;
     GVariant *user_info;
@@ -258,9 +260,7 @@ const char *baton_activity_get_activity_type(BatonActivity *self) {
  */
 const char *baton_activity_get_title(BatonActivity *self) {
     g_return_val_if_fail(BATON_IS_ACTIVITY(self), NULL);
-    g_free(self->title);
-    self->title = baton_swift_activity_dup_title(baton_activity_get_handle(self));
-    return self->title;
+    return baton_keep_string(&self->title, baton_swift_activity_dup_title(baton_activity_get_handle(self)));
 }
 
 /**
@@ -286,9 +286,7 @@ void baton_activity_set_title(BatonActivity *self, const char *title) {
  */
 const char *baton_activity_get_webpage_url(BatonActivity *self) {
     g_return_val_if_fail(BATON_IS_ACTIVITY(self), NULL);
-    g_free(self->webpage_url);
-    self->webpage_url = baton_swift_activity_dup_webpage_url(baton_activity_get_handle(self));
-    return self->webpage_url;
+    return baton_keep_string(&self->webpage_url, baton_swift_activity_dup_webpage_url(baton_activity_get_handle(self)));
 }
 
 /**
@@ -423,8 +421,13 @@ gboolean baton_activity_get_is_valid(BatonActivity *self) {
  */
 GVariant *baton_activity_get_user_info(BatonActivity *self) {
     g_return_val_if_fail(BATON_IS_ACTIVITY(self), NULL);
-    g_clear_pointer(&self->user_info, g_variant_unref);
-    self->user_info = g_variant_ref_sink(baton_swift_activity_dup_user_info(baton_activity_get_handle(self)));
+    GVariant *fresh = g_variant_ref_sink(baton_swift_activity_dup_user_info(baton_activity_get_handle(self)));
+    if (self->user_info && g_variant_equal(self->user_info, fresh)) {
+        g_variant_unref(fresh);
+    } else {
+        g_clear_pointer(&self->user_info, g_variant_unref);
+        self->user_info = fresh;
+    }
     return self->user_info;
 }
 

@@ -2,6 +2,7 @@
  * BatonApplication that wraps it. */
 #define BATON_COMPILATION
 #include "baton-bridge.h"
+#include "baton-private.h"
 #include "baton-swift.h"
 
 /**
@@ -184,9 +185,7 @@ BatonLaunchReason baton_application_get_launch_reason(BatonApplication *self) {
  */
 const char *baton_application_get_launch_activity_type(BatonApplication *self) {
     g_return_val_if_fail(BATON_IS_APPLICATION(self), NULL);
-    g_free(self->launch_activity_type);
-    self->launch_activity_type = baton_swift_application_dup_launch_activity_type(self->handle);
-    return self->launch_activity_type;
+    return baton_keep_string(&self->launch_activity_type, baton_swift_application_dup_launch_activity_type(self->handle));
 }
 
 /**
@@ -200,9 +199,7 @@ const char *baton_application_get_launch_activity_type(BatonApplication *self) {
  */
 const char *baton_application_get_activation_token(BatonApplication *self) {
     g_return_val_if_fail(BATON_IS_APPLICATION(self), NULL);
-    g_free(self->activation_token);
-    self->activation_token = baton_swift_application_dup_activation_token(self->handle);
-    return self->activation_token;
+    return baton_keep_string(&self->activation_token, baton_swift_application_dup_activation_token(self->handle));
 }
 
 /**
