@@ -117,7 +117,7 @@ chromium_hosts=("$config/chromium/NativeMessagingHosts" "$config/google-chrome/N
 firefox_hosts="$HOME/.mozilla/native-messaging-hosts"
 # libbaton, the GObject library, and its Python example.
 libdir="$prefix/lib"
-baton_headers=(baton.h baton-activity.h baton-application.h baton-enums.h baton-widget.h)
+baton_headers=(baton.h baton-activity.h baton-application.h baton-document.h baton-enums.h baton-widget.h)
 python_examples="$data/baton/examples/python"
 js_examples="$data/baton/examples/javascript"
 

@@ -35,6 +35,13 @@ final class ApplicationBridge: ApplicationDelegate {
         Self.current = self
     }
 
+    /// The app's document controller, made when it declares its first document type: its
+    /// documents are `BatonDocument`s.
+    private(set) lazy var documentController = DesktopDocumentController(
+        bundleInfo: BundleInfo(), application: application) { [object] url, type in
+            GObjectDocument(fileURL: url, typeName: type.name, application: object)
+        }
+
     nonisolated static func from(_ handle: UnsafeMutableRawPointer) -> ApplicationBridge {
         Unmanaged<ApplicationBridge>.fromOpaque(handle).takeUnretainedValue()
     }

@@ -16,10 +16,16 @@ final class RestorableWindow: ApplicationWindow {
 @MainActor
 enum RestoreSignal {
     /// Emits `restore-state` on the GObject of `own` (the restoring object's activity), with
-    /// the GObject of `continued`; nothing when either has none.
+    /// the GObject of `continued` (made for the emission when it has none: a document's
+    /// activity the framework reopened never went through `continue`); nothing when `own` has
+    /// no GObject.
     static func emit(on own: UserActivity?, continued: UserActivity) {
-        guard let own, let object = ActivityBridge.existingObject(for: own),
-              let continuedObject = ActivityBridge.existingObject(for: continued) else { return }
-        baton_activity_emit_restore_state(object, continuedObject)
+        guard let own, let object = ActivityBridge.existingObject(for: own) else { return }
+        if let continuedObject = ActivityBridge.existingObject(for: continued) {
+            baton_activity_emit_restore_state(object, continuedObject)
+        } else if let continuedObject = ActivityBridge.newObject(for: continued) {
+            baton_activity_emit_restore_state(object, continuedObject)
+            g_object_unref(UnsafeMutableRawPointer(continuedObject))
+        }
     }
 }

@@ -22,6 +22,10 @@ G_GNUC_INTERNAL void baton_activity_emit_stream_received(BatonActivity *self, in
 G_GNUC_INTERNAL void baton_activity_return_continuation_streams(GTask *task, int fd, gint code, const char *message);
 
 G_GNUC_INTERNAL void baton_application_emit_activate(BatonApplication *self);
+/* Emits open-document: the framework opened `document`, which needs its windows. */
+G_GNUC_INTERNAL void baton_application_emit_open_document(BatonApplication *self, BatonDocument *document);
+/* A new object (a full reference) for a document the Swift half made, around its retained `handle`. */
+G_GNUC_INTERNAL BatonDocument *baton_document_new_for_handle(gpointer handle);
 G_GNUC_INTERNAL gboolean baton_application_emit_will_continue(BatonApplication *self, const char *activity_type);
 G_GNUC_INTERNAL gboolean baton_application_emit_continue(BatonApplication *self, BatonActivity *activity);
 /* Emits did-fail; returns whether a handler was connected (else the app shows the error). */

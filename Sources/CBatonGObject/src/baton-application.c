@@ -31,7 +31,7 @@ G_DEFINE_FINAL_TYPE(BatonApplication, baton_application, G_TYPE_OBJECT)
 
 #define DATA_KEY "baton-application"
 
-enum { SIGNAL_ACTIVATE, SIGNAL_WILL_CONTINUE, SIGNAL_CONTINUE, SIGNAL_DID_FAIL, N_SIGNALS };
+enum { SIGNAL_ACTIVATE, SIGNAL_WILL_CONTINUE, SIGNAL_CONTINUE, SIGNAL_DID_FAIL, SIGNAL_OPEN_DOCUMENT, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void baton_application_finalize(GObject *object) {
@@ -92,6 +92,17 @@ static void baton_application_class_init(BatonApplicationClass *klass) {
      */
     signals[SIGNAL_DID_FAIL] = g_signal_new("did-fail", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                             NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_ERROR);
+    /**
+     * BatonApplication::open-document:
+     * @self: the application's Handoff
+     * @document: the document opened
+     *
+     * A document was opened (baton_application_open_document(), or a continued activity's
+     * document that #BatonApplication::continue declined): read its file, make its window and
+     * hand it to baton_document_add_window(), then present it.
+     */
+    signals[SIGNAL_OPEN_DOCUMENT] = g_signal_new("open-document", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
+                                                 NULL, NULL, NULL, G_TYPE_NONE, 1, BATON_TYPE_DOCUMENT);
 }
 
 static void baton_application_init(BatonApplication *self) {}
@@ -236,6 +247,49 @@ void baton_application_restore(BatonApplication *self, BatonActivity *activity, 
         if (GTK_IS_WIDGET(object->data)) widgets[index++] = object->data;
     }
     baton_swift_application_restore(self->handle, baton_activity_get_handle(activity), widgets, index);
+}
+
+/**
+ * baton_application_add_document_type:
+ * @self: the application's Handoff
+ * @name: the type's name, such as `Note`
+ * @extensions: (array zero-terminated=1): its file name extensions, without the dot
+ * @mime_types: (array zero-terminated=1): its MIME types, for files whose name has none of
+ *   @extensions
+ * @activity_type: (nullable): the activity type of its documents (Apple's
+ *   `NSUbiquitousDocumentUserActivityType`), or %NULL for none
+ *
+ * Declares a document type, as an Info.plist's `CFBundleDocumentTypes` does: a #BatonDocument
+ * of it gets an activity of @activity_type, and a continued activity of that type naming such
+ * a file reopens it when #BatonApplication::continue declines the activity.
+ */
+void baton_application_add_document_type(BatonApplication *self, const char *name, const char *const *extensions,
+                                         const char *const *mime_types, const char *activity_type) {
+    g_return_if_fail(BATON_IS_APPLICATION(self));
+    g_return_if_fail(name != NULL && extensions != NULL && mime_types != NULL);
+    baton_swift_application_add_document_type(self->handle, name, extensions, mime_types, activity_type);
+}
+
+/**
+ * baton_application_open_document:
+ * @self: the application's Handoff
+ * @file: a file of a declared type
+ * @error: where a file of no declared type, or no file, is reported (%BATON_ERROR)
+ *
+ * Opens @file as a document, or finds it open: a new one emits
+ * #BatonApplication::open-document, which makes its windows.
+ *
+ * Returns: (transfer none): the document, or %NULL on error
+ */
+BatonDocument *baton_application_open_document(BatonApplication *self, GFile *file, GError **error) {
+    g_return_val_if_fail(BATON_IS_APPLICATION(self), NULL);
+    g_return_val_if_fail(G_IS_FILE(file), NULL);
+    g_autofree char *uri = g_file_get_uri(file);
+    return baton_swift_application_open_document(self->handle, uri, error);
+}
+
+void baton_application_emit_open_document(BatonApplication *self, BatonDocument *document) {
+    g_signal_emit(self, signals[SIGNAL_OPEN_DOCUMENT], 0, document);
 }
 
 void baton_application_emit_activate(BatonApplication *self) {

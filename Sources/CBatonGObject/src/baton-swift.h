@@ -43,4 +43,14 @@ void baton_swift_application_window_added(gpointer handle, GtkWindow *window);
 
 void baton_swift_widget_set_activity(GtkWidget *widget, gpointer activity_handle);
 
+void baton_swift_application_add_document_type(gpointer handle, const char *name, const char *const *extensions,
+                                               const char *const *mime_types, const char *activity_type);
+/* Opens (or finds open) the document at `uri`: its object (transfer none), or NULL and `error`. */
+BatonDocument *baton_swift_application_open_document(gpointer handle, const char *uri, GError **error);
+char *baton_swift_document_dup_uri(gpointer handle);
+char *baton_swift_document_dup_type_name(gpointer handle);
+BatonActivity *baton_swift_document_get_activity(gpointer handle);
+void baton_swift_document_add_window(gpointer handle, GtkWindow *window);
+void baton_swift_document_close(gpointer handle);
+
 GQuark baton_swift_error_quark(void);

@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 #include <baton/baton-activity.h>
+#include <baton/baton-document.h>
 #include <baton/baton-enums.h>
 
 G_BEGIN_DECLS
@@ -23,5 +24,8 @@ const char *baton_application_get_launch_activity_type(BatonApplication *self);
 const char *baton_application_get_activation_token(BatonApplication *self);
 BatonActivity *baton_application_get_current_activity(BatonApplication *self);
 void baton_application_restore(BatonApplication *self, BatonActivity *activity, GList *objects);
+void baton_application_add_document_type(BatonApplication *self, const char *name, const char *const *extensions,
+                                         const char *const *mime_types, const char *activity_type);
+BatonDocument *baton_application_open_document(BatonApplication *self, GFile *file, GError **error);
 
 G_END_DECLS
