@@ -89,15 +89,19 @@ func batonSwiftActivitySetFlag(_ handle: UnsafeMutableRawPointer, _ flag: UInt32
     }
 }
 
-/// `BatonSwiftAction`: become current, resign, invalidate.
+/// The actions of `src/baton-swift.h`'s `BatonSwiftAction`, in order.
+private enum ActivityAction: UInt32 {
+    case becomeCurrent, resignCurrent, invalidate
+}
+
 @MainActor @_cdecl("baton_swift_activity_perform")
 func batonSwiftActivityPerform(_ handle: UnsafeMutableRawPointer, _ action: UInt32) {
     let activity = ActivityBridge.from(handle).activity
-    switch action {
-    case 0: activity.becomeCurrent()
-    case 1: activity.resignCurrent()
-    case 2: activity.invalidate()
-    default: break
+    switch ActivityAction(rawValue: action) {
+    case .becomeCurrent: activity.becomeCurrent()
+    case .resignCurrent: activity.resignCurrent()
+    case .invalidate: activity.invalidate()
+    case nil: break
     }
 }
 

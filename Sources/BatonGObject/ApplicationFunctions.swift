@@ -14,14 +14,8 @@ import Logging
 func batonSwiftApplicationCreate(_ object: OpaquePointer, _ application: UnsafeMutablePointer<GtkApplication>,
                                  _ team: UnsafePointer<CChar>,
                                  _ types: UnsafePointer<UnsafePointer<CChar>?>) -> UnsafeMutableRawPointer {
-    var activityTypes: [String] = []
-    var index = 0
-    while let type = types[index] {
-        activityTypes.append(String(cString: type))
-        index += 1
-    }
     let bridge = ApplicationBridge(object: object, gtkApplication: application,
-                                   teamIdentifier: String(cString: team), activityTypes: activityTypes)
+                                   teamIdentifier: String(cString: team), activityTypes: strings(types))
     return Unmanaged.passRetained(bridge).toOpaque()
 }
 

@@ -10,17 +10,6 @@ import Foundation
 // The functions of `BatonDocument` and of the application's documents that the C half
 // forwards here (see `src/baton-swift.h`). GTK calls them on the main thread.
 
-/// The strings of a `NULL`-terminated C array.
-func strings(_ array: UnsafePointer<UnsafePointer<CChar>?>) -> [String] {
-    var result: [String] = []
-    var index = 0
-    while let string = array[index] {
-        result.append(String(cString: string))
-        index += 1
-    }
-    return result
-}
-
 @MainActor @_cdecl("baton_swift_application_add_document_type")
 func batonSwiftApplicationAddDocumentType(_ handle: UnsafeMutableRawPointer, _ name: UnsafePointer<CChar>,
                                           _ extensions: UnsafePointer<UnsafePointer<CChar>?>,

@@ -69,7 +69,6 @@ final class GObjectDocument: Document {
 
     override func close() {
         super.close()
-        documentController?.removeDocument(self)
         if let activityObject { g_object_unref(UnsafeMutableRawPointer(activityObject)) }
         activityObject = nil
         if let object { g_object_unref(UnsafeMutableRawPointer(object)) }
