@@ -1,5 +1,4 @@
 /* BatonActivity: a GObject around one Swift UserActivity, which the Baton framework manages. */
-#define BATON_COMPILATION
 #include "baton-bridge.h"
 #include "baton-private.h"
 #include "baton-swift.h"

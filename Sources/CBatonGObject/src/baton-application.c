@@ -1,6 +1,5 @@
 /* BatonApplication: Handoff for a GtkApplication, a companion object around the Swift
  * BatonApplication that wraps it. */
-#define BATON_COMPILATION
 #include "baton-bridge.h"
 #include "baton-private.h"
 #include "baton-swift.h"

@@ -1,6 +1,5 @@
 /* BatonDocument: a GObject around one Swift Document, which the app's document controller
  * (BatonGtk's DesktopDocumentController) opens. */
-#define BATON_COMPILATION
 #include "baton-bridge.h"
 #include "baton-private.h"
 #include "baton-swift.h"

@@ -1,4 +1,3 @@
-#define BATON_COMPILATION
 #include "baton-bridge.h"
 #include "baton-swift.h"
 

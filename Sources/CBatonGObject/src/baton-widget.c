@@ -1,5 +1,4 @@
 /* Activities on GTK widgets and windows: the responders of BatonGtk, set from C. */
-#define BATON_COMPILATION
 #include "baton-bridge.h"
 #include "baton-swift.h"
 
