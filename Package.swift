@@ -157,7 +157,10 @@ let package = Package(
         .testTarget(name: "BatonGtkTests", dependencies: ["Baton", "BatonGtk", "BatonTesting", "CGtk"]),
         .testTarget(name: "MailComposerTests", dependencies: ["ServiceFixtures"]),
         .testTarget(name: "TextEditorTests", dependencies: ["ServiceFixtures"]),
-        .testTarget(name: "GObjectExampleTests", dependencies: ["ServiceFixtures"], exclude: ["api-contract.py", "vala-check.vala", "stream-app.py", "document-app.py"]),
+        .testTarget(
+            name: "GObjectExampleTests", dependencies: ["ServiceFixtures"],
+            exclude: ["api-contract.py", "vala-check.vala", "stream-app.py", "document-app.py"]
+        ),
         .executableTarget(
             name: "BatonTestApp",
             dependencies: ["Baton", "BatonGtk", "BatonGLib", "CGLib", "CGtk"],
