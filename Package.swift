@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "BatonGtk", targets: ["BatonGtk"]),
         .library(name: "BatonPeer", targets: ["BatonPeer"]),
         .library(name: "BatonBus", targets: ["BatonBus"]),
+        // libbaton-1.so: the GObject API (namespace Baton 1.0) for C, Python, JavaScript and
+        // Vala apps, a façade over BatonGtk; scripts/gir.sh makes its .gir, .typelib and .pc.
+        .library(name: "baton-1", type: .dynamic, targets: ["BatonGObject"]),
         .executable(name: "batond", targets: ["batond"]),
         .executable(name: "baton", targets: ["baton"]),
         .executable(name: "BatonCoreDemo", targets: ["BatonCoreDemo"]),
@@ -66,6 +69,21 @@ let package = Package(
                 "Baton", "BatonGLib", "BatonBus", "CGLib", "CGtk",
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .target(name: "CBatonGObject", dependencies: ["CGtk"], exclude: ["libbaton-1.map"],
+                cSettings: [.define("BATON_COMPILATION")]),
+        .target(
+            name: "BatonGObject",
+            dependencies: [
+                "CBatonGObject", "Baton", "BatonBus", "BatonGLib", "BatonGtk", "CGLib", "CGtk",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            // The library's SONAME, so that apps linked with -lbaton-1 ask for the ABI version,
+            // and its exports: the GObject API alone (Sources/CBatonGObject/libbaton-1.map).
+            linkerSettings: [.unsafeFlags([
+                "-Xlinker", "-soname=libbaton-1.so.0",
+                "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/CBatonGObject/libbaton-1.map",
+            ])]
         ),
         .executableTarget(
             name: "batond",
@@ -140,6 +158,10 @@ let package = Package(
         .testTarget(name: "BatonGtkTests", dependencies: ["Baton", "BatonGtk", "BatonTesting", "CGtk"]),
         .testTarget(name: "MailComposerTests", dependencies: ["ServiceFixtures"]),
         .testTarget(name: "TextEditorTests", dependencies: ["ServiceFixtures"]),
+        .testTarget(
+            name: "GObjectExampleTests", dependencies: ["ServiceFixtures"],
+            exclude: ["api-contract.py", "vala-check.vala", "stream-app.py", "document-app.py"]
+        ),
         .executableTarget(
             name: "BatonTestApp",
             dependencies: ["Baton", "BatonGtk", "BatonGLib", "CGLib", "CGtk"],

@@ -7,7 +7,8 @@
 # symbol link, in a catalog or in a doc comment, fails the module, and the script exits 1 if
 # any module failed (after trying them all).
 #
-#     scripts/docs.sh                        # all three modules
+#     scripts/docs.sh                        # all three modules, and libbaton's GObject reference
+#     scripts/docs.sh baton-1                # only libbaton's reference (gi-docgen, from Baton-1.0.gir)
 #     scripts/docs.sh BatonGtk               # only the modules named
 #     scripts/docs.sh --allow-warnings ...   # archives despite warnings (printed); errors still fail
 set -euo pipefail
@@ -19,8 +20,12 @@ if [ "${1:-}" = "--allow-warnings" ]; then
     strict=false
     shift
 fi
-modules=("$@")
-if ((${#modules[@]} == 0)); then modules=(Baton BatonGtk BatonBus); fi
+modules=()
+gobject=false
+for name in "$@"; do
+    if [ "$name" = baton-1 ]; then gobject=true; else modules+=("$name"); fi
+done
+if (($# == 0)); then modules=(Baton BatonGtk BatonBus); gobject=true; fi
 for module in "${modules[@]}"; do
     if [ ! -d "Sources/$module" ]; then
         echo "docs: no module $module (Sources/$module)" >&2
@@ -108,6 +113,34 @@ for module in "${modules[@]}"; do
         failed+=("$module")
     fi
 done
+
+# 4. libbaton's GObject reference, from its .gir, by Debian's gi-docgen: `gi-docgen check` (every
+# symbol documented) and the HTML in $out/baton-1; a warning of either fails it.
+if $gobject; then
+    echo "docs: libbaton's reference (gi-docgen)"
+    if ! command -v gi-docgen >/dev/null 2>&1; then
+        echo "docs: gi-docgen is not installed (scripts/setup.sh installs it)" >&2
+        failed+=(baton-1)
+    elif scripts/gir.sh >/dev/null; then
+        gir_out="$(swift build --show-bin-path)/gir"
+        check=$(gi-docgen check --add-include-path /usr/share/gir-1.0 "$gir_out/Baton-1.0.gir" 2>&1 | grep -v "INFO" || true)
+        rm -rf "${out:?}/baton-1"
+        generate_flags=(--quiet)
+        if $strict; then generate_flags+=(--fatal-warnings); fi
+        if [ -n "$check" ] && $strict; then
+            echo "$check" >&2
+            failed+=(baton-1)
+        elif gi-docgen generate "${generate_flags[@]}" --config Sources/CBatonGObject/baton-1.toml \
+            --output-dir "$out/baton-1" --no-namespace-dir --add-include-path /usr/share/gir-1.0 \
+            "$gir_out/Baton-1.0.gir"; then
+            echo "docs: libbaton's reference is in $out/baton-1/index.html"
+        else
+            failed+=(baton-1)
+        fi
+    else
+        failed+=(baton-1)
+    fi
+fi
 
 echo
 if ((${#built[@]})); then

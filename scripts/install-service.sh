@@ -44,6 +44,21 @@
 #   completions           bash: $XDG_DATA_HOME/bash-completion/completions/, zsh:
 #                         $XDG_DATA_HOME/zsh/site-functions/, fish: $XDG_CONFIG_HOME/fish/completions/
 #   manual pages          $PREFIX/share/man/man1/baton.1 and batond.1
+#   libbaton              the GObject library for C, Python, JavaScript and Vala apps (docs/gobject.md):
+#                         $PREFIX/lib/libbaton-1.so.0 (and the link libbaton-1.so), its header in
+#                         $PREFIX/include/baton-1/baton/, $PREFIX/lib/pkgconfig/baton-1.pc,
+#                         $PREFIX/share/gir-1.0/Baton-1.0.gir and
+#                         $PREFIX/lib/girepository-1.0/Baton-1.0.typelib (made by scripts/gir.sh; both
+#                         name the installed library by its path, so no LD_LIBRARY_PATH is needed)
+#   Vala                  $PREFIX/share/vala/vapi/baton-1.vapi and baton-1.deps (vapigen's)
+#   the Python example    $XDG_DATA_HOME/baton/examples/python/notes.py, its entry
+#                         $XDG_DATA_HOME/applications/org.example.PyNotes.desktop, whose Exec= sets
+#                         GI_TYPELIB_PATH to the typelib's folder (GI looks only in the system's),
+#                         and its icon $XDG_DATA_HOME/icons/hicolor/scalable/apps/org.example.PyNotes.svg
+#   the GJS example       $XDG_DATA_HOME/baton/examples/javascript/notes.js, its entry
+#                         org.example.JSNotes.desktop (Exec= sets GI_TYPELIB_PATH) and icon
+#   the C example         $PREFIX/bin/baton-notes, compiled here (cc, with the installed baton-1.pc),
+#                         its entry org.example.CNotes.desktop and icon org.example.CNotes.svg
 # XDG_DATA_HOME and XDG_CONFIG_HOME default to ~/.local/share and ~/.config. With HOME and
 # those set elsewhere, everything goes there (the tests install into a temporary HOME).
 # MailComposer's entry declares that it handles mailto: links (MimeType=x-scheme-handler/mailto),
@@ -57,8 +72,9 @@ cd "$(dirname "$0")/.."
 usage() {
     cat <<'EOF'
 usage: scripts/install-service.sh [--binaries DIR] [--firefox-extension-id ID] [--list-files]
-  --binaries DIR  install the batond, baton, baton-app, baton-browser-host, MailComposer and TextEditor already
-                  built in DIR (such as `swift build --show-bin-path`) instead of building them in release mode
+  --binaries DIR  install the batond, baton, baton-app, baton-browser-host, MailComposer, TextEditor and
+                  libbaton-1.so already built in DIR (such as `swift build --show-bin-path`) instead of
+                  building them in release mode
   --firefox-extension-id ID
                   the only Firefox extension id allowed to talk to the browser host (a {UUID} or
                   name@domain): the id of a Baton extension your organisation signed. By default
@@ -99,6 +115,11 @@ extension_dir="$data/baton/browser-extension"
 extension_files=(manifest.json background.js)
 chromium_hosts=("$config/chromium/NativeMessagingHosts" "$config/google-chrome/NativeMessagingHosts")
 firefox_hosts="$HOME/.mozilla/native-messaging-hosts"
+# libbaton, the GObject library, and its Python example.
+libdir="$prefix/lib"
+baton_headers=(baton.h baton-activity.h baton-application.h baton-document.h baton-enums.h baton-widget.h)
+python_examples="$data/baton/examples/python"
+js_examples="$data/baton/examples/javascript"
 
 # Every path the installation makes (a folder only for each example's resources); the
 # uninstaller removes exactly these.
@@ -124,6 +145,23 @@ installed_files() {
         echo "$data/icons/hicolor/symbolic/apps/org.example.$example-symbolic.svg"
         echo "$data/metainfo/org.example.$example.metainfo.xml"
     done
+    echo "$libdir/libbaton-1.so.0"
+    echo "$libdir/libbaton-1.so"
+    for header in "${baton_headers[@]}"; do echo "$prefix/include/baton-1/baton/$header"; done
+    echo "$libdir/pkgconfig/baton-1.pc"
+    echo "$prefix/share/gir-1.0/Baton-1.0.gir"
+    echo "$libdir/girepository-1.0/Baton-1.0.typelib"
+    echo "$prefix/share/vala/vapi/baton-1.vapi"
+    echo "$prefix/share/vala/vapi/baton-1.deps"
+    echo "$python_examples/notes.py"
+    echo "$data/applications/org.example.PyNotes.desktop"
+    echo "$data/icons/hicolor/scalable/apps/org.example.PyNotes.svg"
+    echo "$js_examples/notes.js"
+    echo "$data/applications/org.example.JSNotes.desktop"
+    echo "$data/icons/hicolor/scalable/apps/org.example.JSNotes.svg"
+    echo "$bindir/baton-notes"
+    echo "$data/applications/org.example.CNotes.desktop"
+    echo "$data/icons/hicolor/scalable/apps/org.example.CNotes.svg"
     for program in baton batond; do
         echo "$data/bash-completion/completions/$program"
         echo "$data/zsh/site-functions/_$program"
@@ -163,7 +201,7 @@ if [ -n "$binaries" ]; then
     bin=$binaries   # built by the caller, who has what they need; swift is not run
 else
     source scripts/setup.sh
-    for program in "${programs[@]}"; do swift build -c release --product "$program"; done
+    for program in "${programs[@]}" baton-1; do swift build -c release --product "$program"; done
     bin="$(swift build -c release --show-bin-path)"
 fi
 for program in "${programs[@]}"; do
@@ -172,6 +210,10 @@ for program in "${programs[@]}"; do
         exit 1
     fi
 done
+if [ ! -f "$bin/libbaton-1.so" ]; then
+    echo "install-service: $bin/libbaton-1.so is missing: build it first (swift build --product baton-1)" >&2
+    exit 1
+fi
 
 work=$(mktemp -d -t baton-install.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -218,10 +260,48 @@ for example in "${examples[@]}"; do
         "$data/icons/hicolor/symbolic/apps/"
     install -m 0644 "$example_resources/org.example.$example.metainfo.xml" "$data/metainfo/"
 done
+# libbaton: the library (0644, as Debian installs them) and its development link, the header,
+# and its introspection data naming the installed library by its path.
+PREFIX="$prefix" scripts/gir.sh "$bin" >/dev/null
+install -d "$libdir/pkgconfig" "$libdir/girepository-1.0" "$prefix/include/baton-1/baton" \
+    "$prefix/share/gir-1.0" "$python_examples" "$js_examples"
+install -m 0644 "$bin/libbaton-1.so" "$libdir/libbaton-1.so.0"
+ln -sfn libbaton-1.so.0 "$libdir/libbaton-1.so"
+for header in "${baton_headers[@]}"; do
+    install -m 0644 "Sources/CBatonGObject/include/baton/$header" "$prefix/include/baton-1/baton/"
+done
+install -m 0644 "$bin/gir/baton-1.pc" "$libdir/pkgconfig/baton-1.pc"
+sed "s|shared-library=\"libbaton-1.so.0\"|shared-library=\"$libdir/libbaton-1.so.0\"|" "$bin/gir/Baton-1.0.gir" >"$work/Baton-1.0.gir"
+g-ir-compiler --output="$work/Baton-1.0.typelib" "$work/Baton-1.0.gir"
+install -m 0644 "$work/Baton-1.0.gir" "$prefix/share/gir-1.0/Baton-1.0.gir"
+install -m 0644 "$work/Baton-1.0.typelib" "$libdir/girepository-1.0/Baton-1.0.typelib"
+install -d "$prefix/share/vala/vapi"
+install -m 0644 "$bin/gir/baton-1.vapi" "$bin/gir/baton-1.deps" "$prefix/share/vala/vapi/"
+install -m 0644 Examples/Python/notes.py "$python_examples/notes.py"
+sed "s|^Exec=python3 notes.py|Exec=env GI_TYPELIB_PATH=$libdir/girepository-1.0 /usr/bin/python3 $python_examples/notes.py|" \
+    Examples/Python/Resources/org.example.PyNotes.desktop >"$work/PyNotes.desktop"
+install -m 0644 "$work/PyNotes.desktop" "$data/applications/org.example.PyNotes.desktop"
+install -m 0644 Examples/Python/Resources/org.example.PyNotes.svg "$data/icons/hicolor/scalable/apps/"
+install -m 0644 Examples/JavaScript/notes.js "$js_examples/notes.js"
+sed "s|^Exec=gjs -m notes.js|Exec=env GI_TYPELIB_PATH=$libdir/girepository-1.0 /usr/bin/gjs -m $js_examples/notes.js|" \
+    Examples/JavaScript/Resources/org.example.JSNotes.desktop >"$work/JSNotes.desktop"
+install -m 0644 "$work/JSNotes.desktop" "$data/applications/org.example.JSNotes.desktop"
+install -m 0644 Examples/JavaScript/Resources/org.example.JSNotes.svg "$data/icons/hicolor/scalable/apps/"
+# The C example, built as its comment says, against the installed library (found by its path).
+# shellcheck disable=SC2046  # pkg-config's flags are words
+cc Examples/C/notes.c -o "$work/baton-notes" $(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs baton-1 gtk4) \
+    -Wl,-rpath,"$libdir"
+install -m 0755 "$work/baton-notes" "$bindir/baton-notes"
+sed "s|^Exec=baton-notes|Exec=$bindir/baton-notes|" Examples/C/Resources/org.example.CNotes.desktop >"$work/CNotes.desktop"
+install -m 0644 "$work/CNotes.desktop" "$data/applications/org.example.CNotes.desktop"
+install -m 0644 Examples/C/Resources/org.example.CNotes.svg "$data/icons/hicolor/scalable/apps/"
+
 if command -v desktop-file-validate >/dev/null 2>&1; then
     desktop-file-validate "$data/applications/org.baton.Daemon.desktop" "$config/autostart/org.baton.Daemon.desktop" \
         "$data/applications/org.example.MailComposer.desktop" "$data/applications/org.example.TextEditor.desktop" \
         "$data/applications/org.baton.Baton.desktop" "$data/applications/org.baton.BrowserHost.desktop" \
+        "$data/applications/org.example.PyNotes.desktop" "$data/applications/org.example.CNotes.desktop" \
+        "$data/applications/org.example.JSNotes.desktop" \
         || echo "install-service: warning: desktop-file-validate found problems (above)" >&2
 fi
 # The caches desktops read: the MIME handlers (so mailto: links can offer MailComposer and text files TextEditor; the

@@ -40,6 +40,14 @@ packages=(
     dbus-user-session   # the user dbus.socket that systemd-analyze verify --user needs for batond's unit
     man-db              # man: the installed manual pages are rendered and found
     ca-certificates     # apt and curl fetch over https on a minimal system
+    gobject-introspection   # g-ir-scanner and g-ir-compiler: libbaton's Baton-1.0.gir and .typelib (scripts/gir.sh)
+    libgirepository1.0-dev  # GObject-2.0.gir and the other .gir files g-ir-scanner includes
+    python3-gi          # PyGObject: the Python notes example (Examples/Python) and its tests
+    gir1.2-gtk-4.0      # GTK 4's typelib for PyGObject apps
+    gcc                 # cc: the C notes example (Examples/C), built by its tests and install-service.sh
+    gjs                 # GNOME's JavaScript: the GJS notes example (Examples/JavaScript) and its tests
+    valac               # Vala and vapigen: libbaton's baton-1.vapi, and the Vala program that checks it
+    gi-docgen           # libbaton's GObject reference from its .gir (scripts/docs.sh)
 )
 
 missing=()

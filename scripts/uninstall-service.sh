@@ -89,7 +89,10 @@ done
 # The unit's wants folder, when the link was all it held; the extension's folder; the browsers'
 # native messaging folders (and the browser's own, for a browser never used), when empty.
 rmdir "$config/systemd/user/graphical-session.target.wants" 2>/dev/null || true
-rmdir "$data/baton/browser-extension" "$data/baton" 2>/dev/null || true
+rmdir "$data/baton/browser-extension" "$data/baton/examples/python" "$data/baton/examples/javascript" "$data/baton/examples" "$data/baton" 2>/dev/null || true
+# libbaton's folders, when it was all they held.
+rmdir "$prefix/include/baton-1/baton" "$prefix/include/baton-1" "$prefix/lib/pkgconfig" \
+    "$prefix/lib/girepository-1.0" "$prefix/share/gir-1.0" "$prefix/share/vala/vapi" "$prefix/share/vala" 2>/dev/null || true
 for browser in "$config/chromium" "$config/google-chrome" "$HOME/.mozilla"; do
     for folder in "$browser/NativeMessagingHosts" "$browser/native-messaging-hosts" "$browser"; do
         rmdir "$folder" 2>/dev/null || true

@@ -35,6 +35,7 @@ examples=(MailComposer TextEditor)
 for product in batond baton baton-app baton-browser-host "${examples[@]}"; do
     [ -x "$bin/$product" ] || swift build --product "$product"
 done
+[ -f "$bin/libbaton-1.so" ] || swift build --product baton-1
 # swift-argument-parser's generate-manual tool, which install-service.sh finds beside the
 # debug products: built now, in the caller's own environment (below, HOME is a temporary one).
 if ! tool_output=$(swift package generate-manual --help 2>&1); then
@@ -59,6 +60,8 @@ export HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_DATA_HOME="$home/.local/
     DBUS_SESSION_BUS_ADDRESS="unix:path=$home/run/no-bus"
 unset PREFIX
 bindir="$home/.local/bin"
+prefix="$home/.local"
+libdir="$prefix/lib"
 data="$XDG_DATA_HOME"
 config="$XDG_CONFIG_HOME"
 unit="$config/systemd/user/batond.service"
@@ -101,6 +104,12 @@ for example in "${examples[@]}"; do
         "$data/icons/hicolor/symbolic/apps/org.example.$example-symbolic.svg"
         "$data/metainfo/org.example.$example.metainfo.xml")
 done
+expected+=("$libdir/libbaton-1.so.0" "$libdir/libbaton-1.so" "$prefix/include/baton-1/baton/baton.h"
+    "$libdir/pkgconfig/baton-1.pc" "$prefix/share/gir-1.0/Baton-1.0.gir"
+    "$libdir/girepository-1.0/Baton-1.0.typelib" "$data/baton/examples/python/notes.py"
+    "$data/applications/org.example.PyNotes.desktop" "$bindir/baton-notes"
+    "$data/applications/org.example.CNotes.desktop" "$data/baton/examples/javascript/notes.js"
+    "$data/applications/org.example.JSNotes.desktop" "$prefix/share/vala/vapi/baton-1.vapi")
 for path in "${expected[@]}"; do
     [[ " ${listed[*]} " == *" $path "* ]] || fail "--list-files does not list $path"
 done
@@ -111,7 +120,7 @@ mime_cache="$data/applications/mimeinfo.cache"
 icon_cache="$data/icons/hicolor/icon-theme.cache"
 mode_failures=$failures
 for path in "${listed[@]}"; do
-    if [ "$path" = "$link" ]; then
+    if [ "$path" = "$link" ] || [ "$path" = "$libdir/libbaton-1.so" ]; then
         [ -L "$path" ] || fail "$path is not a symbolic link"
         continue
     fi
@@ -136,6 +145,30 @@ for example in "${examples[@]}"; do
     [ -f "$bindir/Baton_$example.resources/Resources/Info.plist" ] || fail "$example's resources were not copied"
 done
 [ "$failures" -eq "$mode_failures" ] && pass "all ${#listed[@]} listed files installed, 0755 programs and 0644 files, none unlisted"
+
+# libbaton, installed: Python loads it by its typelib alone (which names the library by its
+# path), and pkg-config gives a C program its flags.
+if python_output=$(GI_TYPELIB_PATH="$libdir/girepository-1.0" /usr/bin/python3 -c '
+import gi
+gi.require_version("Baton", "1.0")
+from gi.repository import Baton
+print(Baton.Activity.new("org.example.check").props.activity_type)' 2>&1) && [ "$python_output" = "org.example.check" ]; then
+    pass "the installed typelib and library load in Python without LD_LIBRARY_PATH"
+else
+    fail "the installed libbaton does not load in Python: $python_output"
+fi
+if flags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs baton-1 2>&1) \
+    && [[ "$flags" == *"-I$prefix/include/baton-1"* && "$flags" == *"-L$libdir -lbaton-1"* ]]; then
+    pass "pkg-config baton-1 names the installed header and library"
+else
+    fail "pkg-config baton-1: $flags"
+fi
+
+if ldd "$bindir/baton-notes" 2>&1 | grep -q "libbaton-1.so.0 => $libdir/libbaton-1.so.0"; then
+    pass "the installed C example finds the installed libbaton-1.so.0 by its run path"
+else
+    fail "the installed C example does not find libbaton: $(ldd "$bindir/baton-notes" 2>&1 | grep baton)"
+fi
 
 # The unit, enabled for the graphical session.
 if [ "$(readlink "$link")" = "$unit" ] && [ "$(readlink -f "$link")" = "$(readlink -f "$unit")" ]; then
