@@ -151,7 +151,7 @@ final class NotesExampleProcess: ExampleAppProcess {
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         process.environment = environment.merging(libraryEnvironment) { $1 }.merging(desktop.environment) { $1 }
-        FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = log
