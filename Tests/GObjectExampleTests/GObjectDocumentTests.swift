@@ -40,7 +40,7 @@ final class GObjectDocumentTests: XCTestCase {
         process.arguments = [SourceTree.path("Tests/GObjectExampleTests/document-app.py").path, first.path]
         process.environment = session.environment.merging(app.libraryEnvironment) { $1 }
         try FileManager.default.createDirectory(at: app.root, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: app.logURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: app.logURL.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: app.logURL)
         try process.run()
         self.process = process

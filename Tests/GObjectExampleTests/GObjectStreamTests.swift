@@ -45,7 +45,7 @@ final class GObjectStreamTests: TwoDesktopTestCase {
         origin.arguments = [script, "origin"]
         origin.environment = devices.a.environment.merging(library) { $1 }
         let originLog = devices.a.root.appendingPathComponent("stream-origin.log")
-        FileManager.default.createFile(atPath: originLog.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: originLog.path, contents: nil)
         origin.standardError = try FileHandle(forWritingTo: originLog)
         try origin.run()
         processes.append(origin)

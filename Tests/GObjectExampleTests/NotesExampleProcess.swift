@@ -54,11 +54,14 @@ final class NotesExampleProcess: ExampleAppProcess {
     static var builtCExample: URL { productsFolder.appendingPathComponent("gobject-examples/baton-notes") }
 
     let language: NotesLanguage
+    /// The folder its script is run from: the example's own, or a copy elsewhere.
+    let scriptFolder: URL
     /// The process, when this test started it (not batond).
     private(set) var startedProcess: Process?
 
-    init(_ language: NotesLanguage, root: URL) {
+    init(_ language: NotesLanguage, root: URL, scriptFolder: URL? = nil) {
         self.language = language
+        self.scriptFolder = scriptFolder ?? language.folder
         super.init(program: language.appID, root: root)
     }
 
@@ -67,9 +70,9 @@ final class NotesExampleProcess: ExampleAppProcess {
     /// The program and its arguments.
     var command: [String] {
         switch language {
-        case .python: [Self.python.path, language.folder.appendingPathComponent("notes.py").path]
+        case .python: [Self.python.path, scriptFolder.appendingPathComponent("notes.py").path]
         case .c: [Self.builtCExample.path]
-        case .javascript: [Self.gjs.path, "-m", language.folder.appendingPathComponent("notes.js").path]
+        case .javascript: [Self.gjs.path, "-m", scriptFolder.appendingPathComponent("notes.js").path]
         }
     }
 

@@ -107,6 +107,42 @@ class NotesScenarios: XCTestCase {
                       "its window saves the restored text: \(String(describing: self.notes.lastSavedText))")
     }
 
+    /// With the app installed, the same interpreter running a copy of its script from another
+    /// folder registers unverified, saying which script it runs; the installed script is
+    /// verified. (For an interpreted example: the interpreter alone does not make the app.)
+    func checkAnotherScriptOfTheInterpreterIsNotTheApp() throws {
+        try notes.installNotes(in: session)
+        let elsewhere = session.root.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let script = notes.command.last.map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""
+        try FileManager.default.copyItem(at: Self.language.folder.appendingPathComponent(script),
+                                         to: elsewhere.appendingPathComponent(script))
+        let copy = NotesExampleProcess(Self.language, root: session.root.appendingPathComponent("copy"), scriptFolder: elsewhere)
+        defer { copy.stop() }
+        try copy.launchNotes(environment: session.environment)
+        let impostor = try XCTUnwrap(registration(timeout: 20), "the copy registered")
+        XCTAssertEqual(impostor["verified"] as? Bool, false, "\(impostor)")
+        XCTAssertTrue((impostor["verification"] as? String ?? "").contains("on \(elsewhere.appendingPathComponent(script).path)"),
+                      "it says which script runs: \(impostor)")
+        copy.stop()
+
+        XCTAssertTrue(waitUntil(timeout: 10) { try self.registration() == nil }, "the copy's registration ended")
+        try notes.launchNotes(environment: session.environment)
+        let real = try XCTUnwrap(registration(timeout: 20), "the installed script registered")
+        XCTAssertEqual(real["verified"] as? Bool, true, "\(real)")
+    }
+
+    /// The example's running registration in `baton apps --json`, waiting up to `timeout`.
+    private func registration(timeout: Double = 0) throws -> [String: Any]? {
+        var found: [String: Any]?
+        _ = waitUntil(timeout: timeout) {
+            let apps = try self.session.baton(["apps", "--json"]).json as? [[String: Any]] ?? []
+            found = apps.first { $0["app-id"] as? String == self.notes.appID && $0["running"] as? Bool == true }
+            return found != nil
+        }
+        return found
+    }
+
     /// An activity file (`baton inspect --json`'s shape) of a note holding `text`.
     private func noteFile(_ text: String) throws -> URL {
         let file = session.root.appendingPathComponent("note-\(UUID().uuidString).json")
@@ -135,6 +171,7 @@ final class PythonNotesTests: NotesScenarios {
         try checkANoteContinuedFromAFileRestoresIntoAWindowThatHoldsIt()
     }
     func testAContinuedNoteLaunchesTheAppWhenItIsNotRunning() throws { try checkAContinuedNoteLaunchesTheAppWhenItIsNotRunning() }
+    func testAnotherScriptOfTheInterpreterIsNotTheApp() throws { try checkAnotherScriptOfTheInterpreterIsNotTheApp() }
 }
 
 /// ``NotesScenarios`` with the C app, `Examples/C/notes.c`, compiled against the build.
@@ -163,4 +200,5 @@ final class JavaScriptNotesTests: NotesScenarios {
         try checkANoteContinuedFromAFileRestoresIntoAWindowThatHoldsIt()
     }
     func testAContinuedNoteLaunchesTheAppWhenItIsNotRunning() throws { try checkAContinuedNoteLaunchesTheAppWhenItIsNotRunning() }
+    func testAnotherScriptOfTheInterpreterIsNotTheApp() throws { try checkAnotherScriptOfTheInterpreterIsNotTheApp() }
 }
