@@ -24,7 +24,7 @@ extension PeerDocument {
     public static func describe(fileAt path: String, mimeType: String) throws -> PeerDocument {
         let url = URL(fileURLWithPath: path)
         let name = url.lastPathComponent
-        guard isFileName(name) else { throw PeerDocumentError("its name cannot be sent") }
+        guard isFileName(name) else { throw PeerDocumentError.unsendableName }
         let attributes: [FileAttributeKey: Any]
         do {
             attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -47,7 +47,7 @@ extension PeerDocument {
     ///
     /// - Throws: ``PeerDocumentError`` when it is larger than ``maximumSize`` or cannot be read.
     public static func describe(reading handle: FileHandle, name: String, mimeType: String) throws -> PeerDocument {
-        guard isFileName(name) else { throw PeerDocumentError("its name cannot be sent") }
+        guard isFileName(name) else { throw PeerDocumentError.unsendableName }
         do {
             try handle.seek(toOffset: 0)
         } catch {
@@ -65,7 +65,7 @@ extension PeerDocument {
             }
             if chunk.isEmpty { break }
             size += UInt64(chunk.count)
-            guard size <= maximumSize else { throw PeerDocumentError("it is larger than \(maximumSize >> 20) MiB") }
+            guard size <= maximumSize else { throw PeerDocumentError.tooLarge }
             digest.update(Array(chunk))
         }
         return PeerDocument(name: name, size: size, sha256: digest.finalize(), mimeType: mimeType)
@@ -81,4 +81,9 @@ public struct PeerDocumentError: Error, Hashable, Sendable, CustomStringConverti
     }
 
     public var description: String { reason }
+
+    /// The file is larger than ``PeerDocument/maximumSize``.
+    public static let tooLarge = PeerDocumentError("it is larger than \(PeerDocument.maximumSize >> 20) MiB")
+    /// Its name is not a file name that can be sent (``PeerDocument/isFileName(_:)``).
+    public static let unsendableName = PeerDocumentError("its name cannot be sent")
 }

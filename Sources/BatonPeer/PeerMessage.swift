@@ -96,8 +96,9 @@ public enum PeerMessage: Hashable, Sendable {
     /// A request for the payload of an offered activity.
     case fetch(request: UInt32, activityID: String)
     /// The encoded activity a `fetch` asked for, with the file it names when the origin
-    /// describes one (a peer of an earlier build sends none, and ignores it).
-    case payload(request: UInt32, bytes: [UInt8], document: PeerDocument? = nil)
+    /// describes one, or why the origin withholds the file it names (a peer of an earlier
+    /// build sends neither, and ignores both).
+    case payload(request: UInt32, bytes: [UInt8], document: PeerDocument? = nil, withheld: PeerDocumentWithheld? = nil)
     /// Why a `fetch` failed.
     case failure(request: UInt32, UserActivityError)
     /// The receiver's offer `activityID` was continued on the sender.
@@ -242,9 +243,10 @@ public enum PeerMessage: Hashable, Sendable {
             })]
         case .fetch(let request, let activityID):
             return ["request": .uint32(request), "id": .string(activityID)]
-        case .payload(let request, let bytes, let document):
+        case .payload(let request, let bytes, let document, let withheld):
             var record: [String: BusValue] = ["request": .uint32(request), "payload": .bytes(bytes)]
             if let document { record["document"] = .dictionary(document.record) }
+            if let withheld { record["document-withheld"] = .dictionary(withheld.record) }
             return record
         case .failure(let request, let error):
             return ["request": .uint32(request), "error": .dictionary(error.record)]
@@ -352,7 +354,13 @@ public enum PeerMessage: Hashable, Sendable {
                 }
                 return try PeerDocument(record: described)
             }
-            self = .payload(request: try fields.uint32("request"), bytes: bytes, document: document)
+            let withheld = try record["document-withheld"].map { value in
+                guard let reason = value.dictionary else {
+                    throw PeerProtocolError("payload message: \"document-withheld\" must be a record")
+                }
+                return try PeerDocumentWithheld(record: reason)
+            }
+            self = .payload(request: try fields.uint32("request"), bytes: bytes, document: document, withheld: withheld)
         case .failure:
             guard let error = record["error"]?.dictionary, error["code"]?.integer != nil else {
                 throw PeerProtocolError("failure message: no \"error\" record with a code")

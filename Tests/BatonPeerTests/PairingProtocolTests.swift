@@ -159,7 +159,7 @@ final class PairingProtocolTests: BatondPeerTestCase {
         XCTAssertNil(peer.closedBecause)
 
         peer.link.send(.fetch(request: 7, activityID: offer.id))
-        let payload = await peer.first { if case .payload(7, let bytes, _) = $0 { bytes } else { nil } }
+        let payload = await peer.first { if case .payload(7, let bytes, _, _) = $0 { bytes } else { nil } }
         XCTAssertFalse(try XCTUnwrap(payload, "a paired device gets the payload").isEmpty)
         peer.link.send(.continued(activityID: offer.id))
         let continued = await eventually {

@@ -73,7 +73,7 @@ final class ProtocolVersionTests: BatondPeerTestCase {
         let offers = await downgraded.first { if case .offers(let offers) = $0, !offers.isEmpty { offers } else { nil } }
         let offer = try XCTUnwrap(offers?.first { $0.summary.title == "Note: draft" }, "a paired first-release device gets offers")
         downgraded.link.send(.fetch(request: 3, activityID: offer.id))
-        let payload = await downgraded.first { if case .payload(3, let bytes, _) = $0 { bytes } else { nil } }
+        let payload = await downgraded.first { if case .payload(3, let bytes, _, _) = $0 { bytes } else { nil } }
         XCTAssertFalse(try XCTUnwrap(payload, "and fetches payloads").isEmpty)
     }
 
@@ -87,7 +87,7 @@ final class ProtocolVersionTests: BatondPeerTestCase {
 
         peer.link.send(frame: PeerFrame.encode(kind: 200, body: BusValue.serialize(record: ["future": .string("x")])))
         peer.link.send(.fetch(request: 9, activityID: offer.id))
-        let payload = await peer.first { if case .payload(9, let bytes, _) = $0 { bytes } else { nil } }
+        let payload = await peer.first { if case .payload(9, let bytes, _, _) = $0 { bytes } else { nil } }
         XCTAssertNotNil(payload, "the link stays up and answers after the unknown message")
         XCTAssertFalse(peer.isClosed)
     }

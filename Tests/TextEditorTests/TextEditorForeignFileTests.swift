@@ -31,8 +31,10 @@ final class TextEditorForeignFileTests: DocumentHandoffTestCase {
         try onB.install(in: devices.b)
         let result = try devices.b.baton(["continue", XCTUnwrap(offer["id"] as? String)])
         XCTAssertNotEqual(result.status, 0, "nothing was continued: \(result.output)")
-        XCTAssertTrue(result.errorOutput.contains("alpha did not send the file its activity names, so it cannot be opened on this device"),
+        // A says why (its lure's entry declares no document types), naming no file.
+        XCTAssertTrue(result.errorOutput.contains("alpha did not send the file its activity names: "),
                       "the person is told why: \(result.errorOutput)")
+        XCTAssertFalse(result.errorOutput.contains(file.lastPathComponent), "no file is named: \(result.errorOutput)")
         let failed = onB.waitForEvent { $0.event == "failed" }
         XCTAssertNotNil(failed, "B's editor hears the continuation failed")
         onB.pid = (failed?["pid"] as? Int).map(Int32.init)

@@ -6,8 +6,9 @@ import FuzzSupport
 
 // Covers what a link does with bytes from a peer: `FrameReader` splitting a stream fed in
 // pieces, `PeerFrame` headers, and `PeerMessage(kind:body:)` reading each frame's GVariant
-// `a{sv}` record (so `BusValue.deserialize(record:)`, `ActivitySummary(record:)` for offers
-// and `UserActivityError(record:)` for failures). Errors must be `PeerProtocolError`; the
+// `a{sv}` record (so `BusValue.deserialize(record:)`, `ActivitySummary(record:)` for offers,
+// `UserActivityError(record:)` for failures, `PeerDocument(record:)` and
+// `PeerDocumentWithheld(record:)` for payloads). Errors must be `PeerProtocolError`; the
 // frames must not depend on how the stream was cut; every message read must survive its
 // own frame.
 //
@@ -154,6 +155,9 @@ extension PeerFrameHarness {
                                          document: PeerDocument(name: "report.md", size: 4096, sha256: Array(repeating: 0x5a, count: 32),
                                                                 mimeType: "text/markdown")),
                                 .streamOpen(stream: 5, activityID: PeerDocument.streamActivityID(for: "abc123"))]),
+            "document-withheld": (0x07, [.payload(request: 9, bytes: Array("BATN".utf8) + [1, 1, 1, 0x61, 0, 1, 0],
+                                                  withheld: .undeclaredType("text/plain")),
+                                         .payload(request: 10, bytes: [1], withheld: .tooLarge)]),
             "failures": (0x10, [.failure(request: 7, .userInfoTooLarge(size: 100_000, limit: 65_536)),
                                 .failure(request: 8, .remoteApplicationTimedOut("slow")), .failure(request: 9, .cancelled)]),
             "unpaired-offers": (0x80, [.offers([])]),

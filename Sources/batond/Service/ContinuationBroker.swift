@@ -200,7 +200,8 @@ final class ContinuationBroker {
             logger.info("continuation of \(type) failed: \(failure)")
             _ = try? await callApp(target.busName, "FailContinuation", [.string(token), .dictionary(failure.record)],
                                    timeout: timeouts.call)
-            throw ServiceError.activity(failure)
+            // Kept as it is where its sentence is shown as it is (a notification's failure).
+            throw (error as? WithheldDocumentFailure) ?? ServiceError.activity(failure)
         }
         let restored = MonotonicClock.now
         logger.info("\(target.appID) restored \(type)")

@@ -53,7 +53,7 @@ extension Daemon: PeerNetworkDelegate {
             }
             let bytes = try await broker.fetch(.local(app, published))
             let document = await sharedDocuments.describe(bytes, of: app, activityID: activityID, to: deviceID)
-            return .success(FetchedPayload(bytes: bytes, document: document))
+            return .success(FetchedPayload(bytes: bytes, document))
         } catch {
             return .failure(ServiceError.userActivityError(from: error))
         }

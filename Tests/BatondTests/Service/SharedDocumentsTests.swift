@@ -76,7 +76,7 @@ final class SharedDocumentsTests: XCTestCase {
         try installEntry(documentTypes: "text/markdown:\(editing);text/plain:\(editing);")
         let file = try markdownFile()
         let described = await documents.describe(try payload(naming: file), of: try app(), activityID: "a1", to: "device-b")
-        let document = try XCTUnwrap(described)
+        let document = try XCTUnwrap(described?.document)
         XCTAssertEqual(document.name, "report.md")
         XCTAssertEqual(document.size, UInt64(try Data(contentsOf: file).count))
         XCTAssertEqual(document.mimeType, "text/markdown")
@@ -116,7 +116,7 @@ final class SharedDocumentsTests: XCTestCase {
         continued.remember(fileAt: file.path, namedBy: "device-d", inPlace: false)
         let app = try app()
         var described = await documents.describe(try payload(naming: file), of: app, activityID: "a1", to: "device-d")
-        XCTAssertNotNil(described, "a copy it sent may go back to it as it is")
+        XCTAssertNotNil(described?.document, "a copy it sent may go back to it as it is")
 
         // The folder becomes a link to a folder of secrets: the same path, another file.
         let secrets = folder.appendingPathComponent("aws", isDirectory: true)
@@ -125,9 +125,9 @@ final class SharedDocumentsTests: XCTestCase {
         try FileManager.default.removeItem(at: synced)
         try FileManager.default.createSymbolicLink(at: synced, withDestinationURL: secrets)
         described = await documents.describe(try payload(naming: file), of: app, activityID: "a2", to: "device-d")
-        XCTAssertNil(described, "not through the link swapped in")
+        XCTAssertEqual(described?.withheld, .openedByThisDevice, "not through the link swapped in")
         described = await documents.describe(try payload(naming: file), of: app, activityID: "a3", to: "device-e")
-        XCTAssertNotNil(described, "another device is not concerned: the person opened what is there")
+        XCTAssertNotNil(described?.document, "another device is not concerned: the person opened what is there")
 
         // Opened in place: not sent back to the device that named it until it changes here.
         let own = try markdownFile()
@@ -135,10 +135,10 @@ final class SharedDocumentsTests: XCTestCase {
         let inPlace = folder.appendingPathComponent("own.txt")
         continued.remember(fileAt: inPlace.path, namedBy: "device-d", inPlace: true)
         described = await documents.describe(try payload(naming: inPlace), of: app, activityID: "a4", to: "device-d")
-        XCTAssertNil(described, "unchanged since that device's continuation opened it")
+        XCTAssertEqual(described?.withheld, .openedByThisDevice, "unchanged since that device's continuation opened it")
         try "the person's edit\n".write(to: inPlace, atomically: true, encoding: .utf8)
         described = await documents.describe(try payload(naming: inPlace), of: app, activityID: "a5", to: "device-d")
-        XCTAssertNotNil(described, "changed here: the person's work goes where the person continues it")
+        XCTAssertNotNil(described?.document, "changed here: the person's work goes where the person continues it")
     }
 
     /// The file is read as the app sees it: a process whose root is elsewhere (a sandbox)
@@ -152,7 +152,7 @@ final class SharedDocumentsTests: XCTestCase {
                                                                     declaring: DeclaredClaims(teamID: "org.example", activityTypes: editing)))
         let gone = try XCTUnwrap(registry.apps[":1.8"])
         var described = await documents.describe(try payload(naming: file), of: gone, activityID: "a1", to: "device-b")
-        XCTAssertNil(described, "no process, no view of the file: nothing is described")
+        XCTAssertEqual(described?.withheld, .unreadable, "no process, no view of the file: nothing is described")
 
         // An app in a mount namespace of its own where the folder is empty, as a sandbox
         // that was not given it: its activity naming the host's file gets nothing sent.
@@ -173,7 +173,7 @@ final class SharedDocumentsTests: XCTestCase {
                                                   declaring: DeclaredClaims(teamID: "org.example", activityTypes: editing)))
         described = await documents.describe(try payload(naming: file), of: try XCTUnwrap(registry.apps[":1.9"]),
                                              activityID: "a1", to: "device-b")
-        XCTAssertNil(described, "the sandboxed app cannot have the host's file sent")
+        XCTAssertEqual(described?.withheld, .unreadable, "the sandboxed app cannot have the host's file sent")
     }
 
     /// Waits until `root` (a folder as a namespaced process sees it) is empty; false if it
@@ -191,34 +191,34 @@ final class SharedDocumentsTests: XCTestCase {
         let file = folder.appendingPathComponent("README")
         try "Read me.\n".write(to: file, atomically: true, encoding: .utf8)
         let described = await documents.describe(try payload(naming: file), of: try app(), activityID: "a1", to: "device-b")
-        XCTAssertNotNil(described, "GIO types README as text/x-readme, a kind of text/plain")
+        XCTAssertNotNil(described?.document, "GIO types README as text/x-readme, a kind of text/plain")
     }
 
     func testNothingIsDescribedThatTheAppDoesNotDeclareOrCannotBe() async throws {
         let file = try markdownFile()
         try installEntry(documentTypes: nil)
         var described = await documents.describe(try payload(naming: file), of: try app(), activityID: "a1", to: "device-b")
-        XCTAssertNil(described, "an entry without X-Baton-DocumentTypes sends no document")
+        XCTAssertEqual(described?.withheld, .undeclaredType("text/markdown"), "an entry without X-Baton-DocumentTypes sends no document")
 
         try installEntry(documentTypes: "text/plain:\(editing);")
         let png = folder.appendingPathComponent("key.png")
         try Data([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + Array(repeating: 0, count: 64)).write(to: png)
         described = await documents.describe(try payload(naming: png), of: try app(), activityID: "a1", to: "device-b")
-        XCTAssertNil(described, "an image is not the plain text the app declares")
+        XCTAssertEqual(described?.withheld, .undeclaredType("image/png"), "an image is not the plain text the app declares")
 
         try installEntry(documentTypes: "text/markdown:\(editing);")
         described = await documents.describe(try payload(naming: file), of: try app(verified: false), activityID: "a1", to: "device-b")
-        XCTAssertNil(described, "an app that is not verified for the type sends no document")
+        XCTAssertEqual(described?.withheld, .notVerified, "an app that is not verified for the type sends no document")
 
         let fifo = folder.appendingPathComponent("pipe.md")
         XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
         described = await documents.describe(try payload(naming: fifo), of: try app(), activityID: "a1", to: "device-b")
-        XCTAssertNil(described, "a FIFO is not a document (and is never opened)")
+        XCTAssertEqual(described?.withheld, .unreadable, "a FIFO is not a document (and is never opened)")
         described = await documents.describe(try payload(naming: folder), of: try app(), activityID: "a1", to: "device-b")
-        XCTAssertNil(described, "nor a folder")
+        XCTAssertEqual(described?.withheld, .unreadable, "nor a folder")
         described = await documents.describe(try payload(naming: folder.appendingPathComponent("gone.md")), of: try app(),
                                              activityID: "a1", to: "device-b")
-        XCTAssertNil(described, "nor a file that is not there")
+        XCTAssertEqual(described?.withheld, .unreadable, "nor a file that is not there")
         XCTAssertThrowsError(try documents.stream(of: "a1", to: "device-b", name: "beta"), "nothing was described")
     }
 }

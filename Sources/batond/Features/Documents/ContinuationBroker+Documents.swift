@@ -66,9 +66,7 @@ extension ContinuationBroker {
                 "\(offer.device)'s activity names its file in a way this device does not follow"))
         }
         guard let document = fetched.document else {
-            logger.notice("\(offer.device)'s activity names a file it did not send; not continued, so nothing on this device is opened in its place")
-            throw ServiceError.activity(.handoffFailed(
-                "\(offer.device) did not send the file its activity names, so it cannot be opened on this device"))
+            throw WithheldDocumentFailure(description: withheldDocumentFailure(from: offer.device, fetched.withheld))
         }
         if let path = await sharedPlacePath(of: url), await Self.holdsSameFile(path, as: document) {
             logger.info("\(document.name) from \(offer.device) is here already, at the same path")
@@ -93,6 +91,18 @@ extension ContinuationBroker {
             try? FileManager.default.removeItem(at: copy)
             throw error
         }
+    }
+
+    /// Why a continuation whose activity names a file `device` did not send fails, for the
+    /// person: with the reason `device` gave, when it gave one (a device of an earlier build
+    /// does not). Said in the log too.
+    func withheldDocumentFailure(from device: String, _ reason: PeerDocumentWithheld?) -> String {
+        let why = reason.map { "\($0)" } ?? "it gave no reason"
+        logger.notice("\(device)'s activity names a file it did not send (\(why)); not continued, so nothing on this device is opened in its place")
+        guard let reason else {
+            return "\(device) did not send the file its activity names, so it cannot be opened on this device"
+        }
+        return "\(device) did not send the file its activity names: \(reason.explanation)"
     }
 
     /// The path of `url` when it lies in a place this device's person shares with other

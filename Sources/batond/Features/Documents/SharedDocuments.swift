@@ -47,38 +47,39 @@ final class SharedDocuments {
     }
 
     /// Describes the file the activity `bytes` names (its document URL), for `deviceID`
-    /// fetching the activity `activityID` of `app`; `nil` when it names none, or one that may
-    /// not be sent (said in the log).
-    func describe(_ bytes: [UInt8], of app: RegisteredApp, activityID: String, to deviceID: String) async -> PeerDocument? {
+    /// fetching the activity `activityID` of `app`, or says why it is withheld (also in the
+    /// log, without the file's name); `nil` when the activity names no file.
+    func describe(_ bytes: [UInt8], of app: RegisteredApp, activityID: String, to deviceID: String) async -> DocumentDescription? {
         guard let payload = try? UserActivityPayload(decoding: bytes),
               let url = UserActivity.documentURL(in: payload.userInfo), url.isFileURL else { return nil }
         let type = payload.activityType
+        let what = "the document of \(app.appID)'s \(type)"
         guard app.isVerified(for: type) else {
-            logger.info("not sending the document of \(app.appID)'s \(type): the app is not verified for that type")
-            return nil
+            return withhold(.notVerified, what, "the app is not verified for that type")
         }
         // The file the app sees: in its own mount namespace (a Flatpak's sandbox), the same
         // as batond's for an app on the host.
         let path = "/proc/\(app.pid)/root" + url.standardizedFileURL.path
         guard let contentType = Self.contentType(ofFileAt: path) else {
-            logger.info("not sending the document of \(app.appID)'s \(type): it is not a file the app can read")
-            return nil
+            return withhold(.unreadable, what, "it is not a file the app can read")
         }
         if let refusal = continuedDocuments.refusal(ofFileAt: url.standardizedFileURL.path, seenAt: path, to: deviceID) {
-            logger.info("not sending the document of \(app.appID)'s \(type): \(refusal)")
-            return nil
+            return withhold(.openedByThisDevice, what, refusal)
         }
         let entry = InstalledApps.all().first { $0.appID == app.appID }
         guard let entry, entry.activityType(forDocumentOf: contentType) == type else {
-            logger.info("not sending the document of \(app.appID)'s \(type): its desktop entry does not declare \(contentType) for \(type) (X-Baton-DocumentTypes)")
-            return nil
+            let declared = entry?.documentTypes.activityTypes.filter { $0.value == type }.keys.sorted() ?? []
+            let hint = PeerDocumentWithheld.fallbackMIMETypes.contains(contentType)
+                ? "; GIO gives \(contentType) to a file whose extension has no shared-mime-info definition" : ""
+            return withhold(.undeclaredType(contentType), what,
+                            "its desktop entry does not declare \(contentType) for \(type) (X-Baton-DocumentTypes declares "
+                                + "\(declared.isEmpty ? "none" : declared.joined(separator: ", ")))\(hint)")
         }
-        return await describe(path: path, url: url, contentType: contentType, activityID: activityID, to: deviceID,
-                              what: "the document of \(app.appID)'s \(type)")
+        return await describe(path: path, url: url, contentType: contentType, activityID: activityID, to: deviceID, what: what)
     }
 
     /// Describes a document of the desktop's recent list (``RecentDocuments``), read where
-    /// batond sees it; `nil` when it may not be sent (said in the log).
+    /// batond sees it, or says why it is withheld (also in the log, without the file's name).
     ///
     /// The file is opened once, without following a link and without waiting on a FIFO, and
     /// what was opened is checked again: a regular file of at most
@@ -86,34 +87,42 @@ final class SharedDocuments {
     /// lies in `home` outside hidden folders. What is described and later sent is that open
     /// file, so nothing swapped in after the check is read.
     func describeRecent(_ url: URL, activityID: String, to deviceID: String,
-                        home: URL = XDGDirectories.home) async -> PeerDocument? {
+                        home: URL = XDGDirectories.home) async -> DocumentDescription {
+        let what = "a recent document"
         let descriptor = open(url.standardizedFileURL.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
-            logger.info("not sending a recent document: it cannot be opened (\(String(cString: strerror(errno))))")
-            return nil
+            return withhold(.unreadable, what, "it cannot be opened (\(String(cString: strerror(errno))))")
         }
         // Owned by the handle from here: it is closed with the handle, or kept to send the file.
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()
         let opened = "/proc/self/fd/\(descriptor)"
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-              Int64(status.st_size) <= RecentList.maximumDocumentSize,
-              let real = try? FileManager.default.destinationOfSymbolicLink(atPath: opened),
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return withhold(.unreadable, what, "it is no longer a regular file")
+        }
+        guard Int64(status.st_size) <= RecentList.maximumDocumentSize else {
+            return withhold(.tooLarge, what, "it is larger than \(RecentList.maximumDocumentSize >> 20) MiB")
+        }
+        guard let real = try? FileManager.default.destinationOfSymbolicLink(atPath: opened),
               RecentList.isInsideVisibleFolder(real, of: home.resolvingSymlinksInPath().path)
         else {
-            logger.info("not sending a recent document: it is no longer a regular file of the home folder")
-            return nil
+            return withhold(.outsideHome, what, "it is no longer in a visible folder of the home folder")
         }
         guard let contentType = Self.contentType(ofFileAt: real) else {
-            logger.info("not sending a recent document: its type cannot be read")
-            return nil
+            return withhold(.unreadable, what, "its type cannot be read")
         }
         if let refusal = continuedDocuments.refusal(ofFileAt: real, seenAt: opened, to: deviceID) {
-            logger.info("not sending a recent document: \(refusal)")
-            return nil
+            return withhold(.openedByThisDevice, what, refusal)
         }
         return await describe(path: real, url: URL(fileURLWithPath: real), contentType: contentType, activityID: activityID,
-                              to: deviceID, what: "a recent document", opened: handle)
+                              to: deviceID, what: what, opened: handle)
+    }
+
+    /// Says in the log that `what` is not sent and `why` (never the file's name), and gives
+    /// the reason the fetching device is told.
+    private func withhold(_ reason: PeerDocumentWithheld, _ what: String, _ why: String) -> DocumentDescription {
+        logger.notice("not sending \(what): \(why)")
+        return .withheld(reason)
     }
 
     /// Describes the file at `path` (`url` as its activity names it) and keeps it open for
@@ -121,7 +130,7 @@ final class SharedDocuments {
     /// With `opened`, the file is that one, already opened and checked (its path is then only
     /// its name's source), and nothing is opened by path.
     private func describe(path: String, url: URL, contentType: String, activityID: String, to deviceID: String,
-                          what: String, opened: FileHandle? = nil) async -> PeerDocument? {
+                          what: String, opened: FileHandle? = nil) async -> DocumentDescription {
         var document: PeerDocument
         let file: FileHandle
         do {
@@ -133,9 +142,11 @@ final class SharedDocuments {
                 file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
                 document = try await Task.detached { try PeerDocument.describe(fileAt: path, mimeType: contentType) }.value
             }
+        } catch let error as PeerDocumentError where error == .tooLarge || error == .unsendableName {
+            return withhold(error == .tooLarge ? .tooLarge : .unsendableName, what, error.reason)
         } catch {
-            logger.info("not sending \(what): \(error)")
-            return nil
+            // Not the error's own words: Foundation's name the file.
+            return withhold(.unreadable, what, "it is not a regular file that can be read")
         }
         if let syncthing = SyncthingAPI.local() {
             do {
@@ -148,7 +159,7 @@ final class SharedDocuments {
         forget { $0.deviceID == deviceID && $0.activityID == activityID || now - $0.at > Self.lifetime }
         described.append(Described(deviceID: deviceID, activityID: activityID, file: file, document: document, at: now))
         if described.count > Self.capacity { forget { [first = described.first?.file] in $0.file === first } }
-        return document
+        return .described(document)
     }
 
     /// Drops the descriptions that match, closing their files.

@@ -32,8 +32,9 @@ final class FetchFeature: PeerFeature {
         case .fetch(let request, let activityID):
             guard let link = device.link else { return }
             answer(request, of: activityID, from: device, over: link)
-        case .payload(let request, let bytes, let document):
-            waiting[device.id]?.removeValue(forKey: request)?(.success(FetchedPayload(bytes: bytes, document: document)))
+        case .payload(let request, let bytes, let document, let withheld):
+            waiting[device.id]?.removeValue(forKey: request)?(.success(FetchedPayload(bytes: bytes, document: document,
+                                                                                      withheld: withheld)))
         case .failure(let request, let error):
             waiting[device.id]?.removeValue(forKey: request)?(.failure(error))
         case .continued(let activityID):
@@ -111,7 +112,8 @@ final class FetchFeature: PeerFeature {
             switch result {
             case .success(let payload):
                 rememberFetch(of: activityID, by: device.id)
-                link.send(.payload(request: request, bytes: payload.bytes, document: payload.document))
+                link.send(.payload(request: request, bytes: payload.bytes, document: payload.document,
+                                   withheld: payload.withheld))
             case .failure(let error):
                 link.send(.failure(request: request, error))
             }

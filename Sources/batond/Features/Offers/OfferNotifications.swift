@@ -140,6 +140,12 @@ final class OfferNotifications {
         for offer in offers.offers.values where offer.peerDeviceID == nil { show(offer) }
     }
 
+    /// `clause` as a sentence, with a full stop at its end (its first word, a device's
+    /// name, kept as the person wrote it).
+    private static func sentence(_ clause: String) -> String {
+        clause.hasSuffix(".") ? clause : clause + "."
+    }
+
     /// This device handed `summary` to the paired device `deviceID`: the same coming back from
     /// it is listed without a notification for a while (``HandedOver/lifetime``).
     func handedOver(_ summary: ActivitySummary, to deviceID: String) {
@@ -152,13 +158,18 @@ final class OfferNotifications {
         let title = Self.title(of: offer)
         let device = Self.device(of: offer, named: notifiedName)
         let reason: String
-        switch ServiceError.userActivityError(from: error) {
-        case .connectionUnavailable, .remoteApplicationTimedOut:
-            reason = "\(device) didn’t respond. Make sure it is awake and on the same network."
-        case .cancelled:
-            return
-        default:
-            reason = "It could not be continued on this computer."
+        if let withheld = error as? WithheldDocumentFailure {
+            // Already words for the person: what the other device did not send, and why.
+            reason = Self.sentence(withheld.description)
+        } else {
+            switch ServiceError.userActivityError(from: error) {
+            case .connectionUnavailable, .remoteApplicationTimedOut:
+                reason = "\(device) didn’t respond. Make sure it is awake and on the same network."
+            case .cancelled:
+                return
+            default:
+                reason = "It could not be continued on this computer."
+            }
         }
         notifier.show(key: Self.failureKey, title: "Couldn’t Continue “\(title)”", detail: reason, action: nil)
     }

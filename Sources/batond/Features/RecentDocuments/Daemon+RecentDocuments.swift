@@ -86,7 +86,7 @@ extension Daemon {
             let bytes = try recentDocuments.payload()
             let document = await sharedDocuments.describeRecent(URL(fileURLWithPath: recent.entry.path), activityID: activityID,
                                                                 to: deviceID)
-            return .success(FetchedPayload(bytes: bytes, document: document))
+            return .success(FetchedPayload(bytes: bytes, document))
         } catch {
             return .failure(ServiceError.userActivityError(from: error))
         }

@@ -25,7 +25,7 @@ final class FetchFeatureTests: InProcessNetworkTestCase {
         phone.send(.continued(activityID: "a1"))
         phone.send(.fetch(request: 9, activityID: "a1"))
         let payload = await phone.first { message -> (UInt32, [UInt8])? in
-            if case .payload(let request, let bytes, _) = message { (request, bytes) } else { nil }
+            if case .payload(let request, let bytes, _, _) = message { (request, bytes) } else { nil }
         }
         XCTAssertEqual(payload?.0, 9)
         XCTAssertEqual(payload?.1, [1, 2, 3])
@@ -63,6 +63,26 @@ final class FetchFeatureTests: InProcessNetworkTestCase {
         let payload = try await fetched.get()
         XCTAssertEqual(payload.bytes, [7, 8])
         XCTAssertFalse(fetch.holdsState(for: phone.deviceID))
+    }
+
+    /// Why the origin withholds the document its activity names travels with the payload,
+    /// both ways: what this device's fetch answers, and what its own fetch takes.
+    func testWhyADocumentIsWithheldTravelsWithThePayload() async throws {
+        fixture.delegate.payloads["a1"] = .success(FetchedPayload(bytes: [1], withheld: .undeclaredType("text/plain")))
+        let phone = try await fixture.link()
+        phone.send(.fetch(request: 5, activityID: "a1"))
+        let answered = await phone.first { message -> PeerDocumentWithheld?? in
+            if case .payload(5, _, nil, let withheld) = message { withheld } else { nil }
+        }
+        XCTAssertEqual(answered, .some(.undeclaredType("text/plain")), "the device is told why")
+
+        let fetched = Outcome { try await self.fetch.fetch("b1", from: phone.deviceID) }
+        let request = await phone.first(fetchRequest)
+        let asked = try XCTUnwrap(request, "the device is asked")
+        phone.send(.payload(request: asked.request, bytes: [7], withheld: .tooLarge))
+        let payload = try await fetched.get()
+        XCTAssertNil(payload.document)
+        XCTAssertEqual(payload.withheld, .tooLarge)
     }
 
     func testAFetchFailsWhenTheLinkCloses() async throws {
