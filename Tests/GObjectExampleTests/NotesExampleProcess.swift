@@ -134,17 +134,11 @@ final class NotesExampleProcess: ExampleAppProcess {
     /// Runs a command to its end; returns its output, or throws it when it fails.
     @discardableResult
     private static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw FixtureError("\(arguments.joined(separator: " ")): \(text)") }
-        return text
+        let result = try runTool(arguments[0], Array(arguments.dropFirst()), timeout: 300)
+        guard result.status == 0 else {
+            throw FixtureError("\(arguments.joined(separator: " ")): \(result.output)\(result.errorOutput)")
+        }
+        return result.output
     }
 
     /// Starts the app with `environment` (a session's) on this process's desktop.

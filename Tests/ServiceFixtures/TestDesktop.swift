@@ -118,13 +118,14 @@ public final class X11Desktop: TestDesktop {
     public func stop() {}
 }
 
-/// Runs a tool to its end (killed after `timeout`); its status and output.
-func runTool(_ path: String, _ arguments: [String], environment: [String: String]? = nil,
-             timeout: TimeInterval = 30) throws -> CommandResult {
+/// Runs a tool to its end (killed after `timeout`), in `folder` when given; its status and output.
+public func runTool(_ path: String, _ arguments: [String], environment: [String: String]? = nil, in folder: URL? = nil,
+                    timeout: TimeInterval = 30) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     if let environment { process.environment = environment }
+    if let folder { process.currentDirectoryURL = folder }
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output
