@@ -176,12 +176,14 @@ final class DoctorPairedDeviceTests: XCTestCase {
 }
 
 /// The reach-back check: a paired device this device dialed is asked to dial it back. B
-/// listens on 127.0.0.2 while its links come from 127.0.0.1, so A, which learns B's address
-/// from the link, cannot dial it: B's doctor says so, A's (whose link B dialed) does not.
+/// listens on IPv6's loopback (`::1`) alone while its links to A go over IPv4 from 127.0.0.1
+/// (a device dials from the address it listens on only within one family), so A, which
+/// learns B's address from the link, cannot dial it: B's doctor says so, A's (whose link B
+/// dialed) does not.
 final class DoctorReachBackTests: XCTestCase {
     func testADeviceThatCannotBeDialedBackFailsUntilItListensWhereItCanBeReached() throws {
         if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
-        let devices = try DevicePair(argumentsB: ["--listen", "127.0.0.2:0"])
+        let devices = try DevicePair(argumentsB: ["--listen", "[::1]:0"])
         defer { devices.tearDown() }
         try devices.pair()
         func check(_ name: String, on session: ServiceSession) throws -> [String: Any]? {
