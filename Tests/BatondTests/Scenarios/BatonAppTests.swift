@@ -35,10 +35,12 @@ class BatonAppScenarios: XCTestCase {
     }
 
     /// The app's window titled `title` (or, with `nil`, its one window not titled "Baton": a dialog).
-    private func window(of app: ChildProcess, titled title: String?) throws -> String {
+    /// A window of `app` titled `title` (any dialog, for none), other than those `besides`.
+    private func window(of app: ChildProcess, titled title: String?, besides: Set<String> = []) throws -> String {
         var found: String?
         XCTAssertTrue(waitUntil(timeout: 10) {
-            found = try self.desktop.windows(pid: app.pid) { title.map($0.elementsEqual) ?? ($0 != "Baton") }.first
+            found = try self.desktop.windows(pid: app.pid) { title.map($0.elementsEqual) ?? ($0 != "Baton") }
+                .first { !besides.contains($0) }
             return found != nil
         }, "no window \(title ?? "(dialog)") of the app: \(app.log)")
         return try XCTUnwrap(found)
@@ -190,7 +192,9 @@ class BatonAppScenarios: XCTestCase {
         XCTAssertEqual(try devices.device(devices.idB, on: devices.a)?["paired"] as? Bool, false)
         try screenshot("pairing-failed")
 
-        // Try Again (the default answer) on A: a new pairing, which the right codes complete.
+        // Try Again (the default answer) on A: a new pairing, which the right codes complete,
+        // typed into the new dialogs (the first pairing's may still be closing).
+        let earlierDialogs = Set(try desktop.windows(pid: appA.pid) { _ in true } + desktop.windows(pid: appB.pid) { _ in true })
         let failedA = try XCTUnwrap(try desktop.windows(pid: appA.pid) { $0 == "Pairing Failed" }.first)
         try desktop.focus(failedA)
         try desktop.key("Return")
@@ -201,11 +205,11 @@ class BatonAppScenarios: XCTestCase {
             codeOnB = try self.devices.device(self.devices.idA, on: self.devices.b)?["pairing-code"] as? String
             return codeOnA != nil && codeOnB != nil
         }, "Try Again began a new pairing")
-        let newDialogA = try window(of: appA, titled: "Pair with “beta”?")
+        let newDialogA = try window(of: appA, titled: "Pair with “beta”?", besides: earlierDialogs)
         try desktop.focus(newDialogA)
         try desktop.type(try XCTUnwrap(codeOnB))
         try desktop.key("Return")
-        let newDialogB = try window(of: appB, titled: "Pair with “alpha”?")
+        let newDialogB = try window(of: appB, titled: "Pair with “alpha”?", besides: earlierDialogs)
         try desktop.focus(newDialogB)
         try desktop.type(try XCTUnwrap(codeOnA))
         try desktop.key("Return")
