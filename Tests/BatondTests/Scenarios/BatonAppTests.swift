@@ -192,8 +192,14 @@ class BatonAppScenarios: XCTestCase {
         XCTAssertEqual(try devices.device(devices.idB, on: devices.a)?["paired"] as? Bool, false)
         try screenshot("pairing-failed")
 
-        // Try Again (the default answer) on A: a new pairing, which the right codes complete,
-        // typed into the new dialogs (the first pairing's may still be closing).
+        // The person on B closes its "Pairing Failed" (Escape), as they would before pairing
+        // again; then Try Again (the default answer) on A: a new pairing, which the right codes
+        // complete, typed into the new dialogs (the first pairing's may still be closing).
+        let failedB = try XCTUnwrap(try desktop.windows(pid: appB.pid) { $0 == "Pairing Failed" }.first)
+        try desktop.focus(failedB)
+        try desktop.key("Escape")
+        XCTAssertTrue(waitUntil(timeout: 10) { try self.desktop.windows(pid: appB.pid) { $0 == "Pairing Failed" }.isEmpty },
+                      "B's Pairing Failed closed")
         let earlierDialogs = Set(try desktop.windows(pid: appA.pid) { _ in true } + desktop.windows(pid: appB.pid) { _ in true })
         let failedA = try XCTUnwrap(try desktop.windows(pid: appA.pid) { $0 == "Pairing Failed" }.first)
         try desktop.focus(failedA)
