@@ -5,21 +5,7 @@ import XCTest
 /// Continuation streams between apps on two devices: each app has a socket from its batond,
 /// and the batonds relay the bytes over their pinned link, with credit so that a stream
 /// never crowds out the link. Faults end both sides in time.
-final class ContinuationStreamPeerTests: XCTestCase {
-    private var devices: DevicePair!
-
-    override func setUpWithError() throws {
-        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
-        try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
-        devices = try DevicePair()
-        try devices.pair()
-    }
-
-    override func tearDown() {
-        if testRun?.hasSucceeded == false { devices?.printLogs() }
-        devices?.tearDown()
-    }
-
+final class ContinuationStreamPeerTests: PairedDevicePairTestCase {
     /// A's note answers streams as `mode` says; B's app continues it, asking over a stream.
     private func continueAcross(mode: String, request: [String] = ["--stream-request", "attachments, please"])
         throws -> (origin: NoteAppProcess, target: NoteAppProcess) {

@@ -6,21 +6,7 @@ import XCTest
 /// the origin types the file `text/plain`, not the type the app declares, so the origin
 /// withholds it. The continuing device says so to its person, and why, naming no file; the
 /// origin says it in its log. Two batonds on two buses, paired over pinned TLS.
-final class WithheldDocumentTests: XCTestCase {
-    private var devices: DevicePair!
-
-    override func setUpWithError() throws {
-        if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
-        try XCTSkipUnless(hasDisplay, "no display: run under xvfb-run")
-        devices = try DevicePair()
-        try devices.pair()
-    }
-
-    override func tearDown() {
-        if testRun?.hasSucceeded == false { devices?.printLogs() }
-        devices?.tearDown()
-    }
-
+final class WithheldDocumentTests: PairedDevicePairTestCase {
     func testADocumentOfATypeTheDesktopDoesNotKnowFailsSayingWhy() throws {
         let appID = "org.baton.Todo"
         let program = ServiceSession.product("BatonTestApp").path
