@@ -31,7 +31,13 @@ public enum ExecLine {
     /// (`env A=1 /usr/bin/python3 -u /opt/notes/notes.py %U` → `/opt/notes/notes.py`).
     public static func script(of line: String) -> String? {
         guard let command = command(of: line) else { return nil }
-        return command.dropFirst().first { !$0.hasPrefix("-") }.flatMap { $0.hasPrefix("/") ? $0 : nil }
+        return firstOperand(command.dropFirst()).flatMap { $0.hasPrefix("/") ? $0 : nil }
+    }
+
+    /// The first of a program's `arguments` that is not an option (`-u`, `--flag`): the
+    /// script an interpreter is given, when it is given one.
+    public static func firstOperand(_ arguments: some Sequence<String>) -> String? {
+        arguments.first { !$0.hasPrefix("-") }
     }
 
     /// The line's words from its program on: past an `env` and its `VAR=value` words.

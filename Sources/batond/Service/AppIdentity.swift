@@ -146,7 +146,7 @@ enum AppVerifier {
         guard scripts.isEmpty || scripts.contains(where: {
             runs($0, arguments: evidence.arguments ?? [], workingDirectory: evidence.workingDirectory)
         }) else {
-            let running = evidence.arguments?.first { !$0.hasPrefix("-") }
+            let running = evidence.arguments.flatMap(ExecLine.firstOperand)
             return .unverified("runs \(executable) on \(running ?? "no script") but its entry names "
                                + scripts.map { "\(executable) on \($0)" }.joined(separator: " or "))
         }

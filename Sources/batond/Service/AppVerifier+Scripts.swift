@@ -31,7 +31,7 @@ extension AppVerifier {
     /// Whether a process whose `arguments` (past its program, read in `workingDirectory`)
     /// name `script` as the first that is not an option: the script an interpreter runs.
     static func runs(_ script: String, arguments: [String], workingDirectory: String?) -> Bool {
-        guard let first = arguments.first(where: { !$0.hasPrefix("-") }) else { return false }
+        guard let first = ExecLine.firstOperand(arguments) else { return false }
         let path: String
         if first.hasPrefix("/") {
             path = first
