@@ -313,6 +313,8 @@ final class BatonAppController {
     func setHandoff(_ on: Bool) { run(.setHandoff(on)) { _ in } }
     func setQuiet(_ quiet: Bool) { run(.setNotifications(quiet ? "quiet" : "on")) { _ in } }
     func setRecentDocuments(_ on: Bool) { run(.setRecentDocuments(on)) { _ in } }
+    func setClipboard(_ on: Bool) { run(.setClipboard(on)) { _ in } }
+    func setClipboard(device id: String, _ shared: Bool) { run(.setDeviceClipboard(id, shared)) { _ in } }
     func setBlocked(device id: String, _ blocked: Bool) { run(.setDeviceBlocked(id, blocked)) { _ in } }
     func setBlocked(app appID: String, _ blocked: Bool) { run(.setAppBlocked(appID, blocked)) { _ in } }
 

@@ -45,10 +45,11 @@ struct Pages {
         }
         place("device", [service.status["device-name"], service.status["device-id"], service.status["listen"],
                          service.settings["handoff"], service.settings["notifications"], service.settings["name-fixed"],
-                         service.settings["recent-documents"]]) {
+                         service.settings["recent-documents"], service.settings["clipboard"]]) {
             $0.thisDevice()
         }
-        place("devices", [.dictionaries(service.devices), service.settings["blocked-devices"]]) { $0.devices() }
+        place("devices", [.dictionaries(service.devices), service.settings["blocked-devices"],
+                          service.settings["clipboard-blocked-devices"], service.settings["clipboard"]]) { $0.devices() }
         place("offers", [.dictionaries(offers), .dictionaries(service.apps), .dictionaries(service.devices),
                          service.settings["blocked-devices"], service.settings["handoff"]]) { $0.offers() }
         place("apps", [.dictionaries(service.apps), service.settings["blocked-apps"], service.settings["recent-documents"]]) {
@@ -95,6 +96,12 @@ struct Pages {
                                  subtitle: "Offer the document open in apps that don’t support Handoff", in: handoff)
         Rows.suffix(Rows.toggle(recent) { [controller] value in controller.setRecentDocuments(value) }, to: recentRow,
                     activatedByRow: true)
+        let clipboard = service.settings["clipboard"]?.bool ?? true
+        let clipboardRow = Rows.row("Share the Clipboard",
+                                    subtitle: "Paste on your other devices what you copy here, and here what you copy there",
+                                    in: handoff)
+        Rows.suffix(Rows.toggle(clipboard) { [controller] value in controller.setClipboard(value) }, to: clipboardRow,
+                    activatedByRow: true)
         return page
     }
 
@@ -105,6 +112,8 @@ struct Pages {
         let paired = computers.filter { $0["paired"]?.bool == true }
         let others = computers.filter { $0["paired"]?.bool != true }
         let blocked = Set(service.settings["blocked-devices"]?.strings ?? [])
+        let clipboardBlocked = Set(service.settings["clipboard-blocked-devices"]?.strings ?? [])
+        let clipboardOn = service.settings["clipboard"]?.bool ?? true
         let pairedGroup = Rows.group("Paired Devices", description: paired.isEmpty ? "No paired devices yet." : nil, in: page)
         // Each paired device opens to its details: whether it may hand things over, and Unpair.
         for record in paired {
@@ -118,6 +127,13 @@ struct Pages {
             Rows.suffix(Rows.toggle(!blocked.contains(id)) { [controller] allowed in
                 controller.setBlocked(device: id, !allowed)
             }, to: handoff, activatedByRow: true)
+            if clipboardOn {
+                let clipboard = Rows.row("Share the Clipboard With This Device",
+                                         subtitle: "Paste there what you copy here, and here what you copy there", under: device)
+                Rows.suffix(Rows.toggle(!clipboardBlocked.contains(id)) { [controller] shared in
+                    controller.setClipboard(device: id, shared)
+                }, to: clipboard, activatedByRow: true)
+            }
             let forget = Rows.row("Unpair", subtitle: "Pairing again needs both computers", under: device)
             Rows.suffix(Rows.button("_Unpair…", classes: ["destructive-action"]) { [controller] in
                 controller.confirmUnpair(id, name: name)

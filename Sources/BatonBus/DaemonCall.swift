@@ -169,6 +169,16 @@ extension DaemonCall where Reply == Void {
         DaemonCall(method: "SetRecentDocuments", arguments: [.bool(on)]) { _ in }
     }
 
+    /// `SetClipboard(b on)`: whether copies are shared with paired devices.
+    package static func setClipboard(_ on: Bool) -> Self {
+        DaemonCall(method: "SetClipboard", arguments: [.bool(on)]) { _ in }
+    }
+
+    /// `SetDeviceClipboard(s device, b on)`: whether copies are shared with one paired device.
+    package static func setDeviceClipboard(_ device: String, _ on: Bool) -> Self {
+        DaemonCall(method: "SetDeviceClipboard", arguments: [.string(device), .bool(on)]) { _ in }
+    }
+
     /// `SetNotifications(s mode)`: `on` or `quiet` (batond refuses anything else).
     package static func setNotifications(_ mode: String) -> Self {
         DaemonCall(method: "SetNotifications", arguments: [.string(mode)]) { _ in }

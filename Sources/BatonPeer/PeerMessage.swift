@@ -36,7 +36,8 @@ public enum PeerProtocol {
     public static let version: UInt32 = 2
     /// What this build announces.
     public static let capabilities: Set<String> = [PeerCapability.typedPairingCodes, PeerCapability.renames,
-                                                   PeerCapability.reachBack, PeerCapability.continuationStreams]
+                                                   PeerCapability.reachBack, PeerCapability.continuationStreams,
+                                                   PeerCapability.clipboard]
 }
 
 /// Names of what a device can do beyond protocol 1.
@@ -50,6 +51,8 @@ public enum PeerCapability {
     public static let reachBack = "reach-back"
     /// The `stream…` messages: continuation streams relayed over the link.
     public static let continuationStreams = "continuation-streams"
+    /// The `clipboard…` messages: what a device's person copied, pasted on another.
+    public static let clipboard = "clipboard"
     /// The most capabilities a hello may list, and the longest name.
     public static let maximumCount = 64
     public static let maximumLength = 64
@@ -126,6 +129,16 @@ public enum PeerMessage: Hashable, Sendable {
     case streamEnd(stream: UInt32)
     /// The stream is over, both ways: `reason` says why when it failed (empty otherwise).
     case streamClose(stream: UInt32, reason: String)
+    /// The sender's person copied something: the types it can be pasted as, never the
+    /// content; it replaces the sender's earlier announcement.
+    case clipboardOffer(PeerClipboardOffer)
+    /// The sender's announcement `token` is void: its clipboard changed to something it does
+    /// not announce, or the announcement expired.
+    case clipboardWithdraw(token: String)
+    /// A paste on the sender: the receiver's announced copy `token` as `type`.
+    case clipboardFetch(request: UInt32, token: String, type: String)
+    /// The answer to a `clipboardFetch`: one part of the content, or why not.
+    case clipboardData(request: UInt32, PeerClipboardAnswer)
     case ping
     case pong
     /// A message of a kind this build does not know, from a newer peer: skipped.
@@ -140,7 +153,8 @@ public enum PeerMessage: Hashable, Sendable {
     public enum Kind: UInt8, CaseIterable, Sendable {
         case hello = 1, pairRequest, pairConfirm, pairCancel, unpair, offers, fetch, payload, failure, continued,
              ping, pong, pairAccept, pairReveal, renamed, reachBack, reachBackResult,
-             streamOpen, streamOpened, streamData, streamCredit, streamEnd, streamClose
+             streamOpen, streamOpened, streamData, streamCredit, streamEnd, streamClose,
+             clipboardOffer, clipboardWithdraw, clipboardFetch, clipboardData
 
         /// The kinds a peer that is not paired may send: hello, pairing and keepalives. A new
         /// kind is not, unless added here.
@@ -176,6 +190,10 @@ public enum PeerMessage: Hashable, Sendable {
         case .streamCredit: .streamCredit
         case .streamEnd: .streamEnd
         case .streamClose: .streamClose
+        case .clipboardOffer: .clipboardOffer
+        case .clipboardWithdraw: .clipboardWithdraw
+        case .clipboardFetch: .clipboardFetch
+        case .clipboardData: .clipboardData
         case .ping: .ping
         case .pong: .pong
         }
@@ -268,6 +286,14 @@ public enum PeerMessage: Hashable, Sendable {
             return ["stream": .uint32(stream), "count": .uint32(count)]
         case .streamClose(let stream, let reason):
             return ["stream": .uint32(stream), "reason": .string(reason)]
+        case .clipboardOffer(let offer):
+            return offer.record
+        case .clipboardWithdraw(let token):
+            return ["token": .string(token)]
+        case .clipboardFetch(let request, let token, let type):
+            return ["request": .uint32(request), "token": .string(token), "type": .string(type)]
+        case .clipboardData(let request, let answer):
+            return answer.fields.merging(["request": .uint32(request)]) { _, request in request }
         }
     }
 
@@ -382,6 +408,16 @@ public enum PeerMessage: Hashable, Sendable {
         case .streamEnd: self = .streamEnd(stream: try fields.uint32("stream"))
         case .streamClose:
             self = .streamClose(stream: try fields.uint32("stream"), reason: try fields.text("reason", limit: 1024))
+        case .clipboardOffer: self = .clipboardOffer(try PeerClipboardOffer(record: record))
+        case .clipboardWithdraw: self = .clipboardWithdraw(token: try fields.token("token"))
+        case .clipboardFetch:
+            let type = try fields.text("type", limit: PeerClipboardOffer.maximumTypeLength)
+            guard PeerClipboardOffer.isType(type) else {
+                throw PeerProtocolError("clipboardFetch message: \"type\" must be TYPE/SUBTYPE with optional ;NAME=VALUE parameters")
+            }
+            self = .clipboardFetch(request: try fields.uint32("request"), token: try fields.token("token"), type: type)
+        case .clipboardData:
+            self = .clipboardData(request: try fields.uint32("request"), try PeerClipboardAnswer(record: record))
         case .ping: self = .ping
         case .pong: self = .pong
         }
@@ -448,6 +484,14 @@ public enum PeerMessage: Hashable, Sendable {
         func nonce(_ key: String) throws -> [UInt8] {
             guard let value = record[key]?.bytes, value.count == PairingNonce.size else {
                 throw PeerProtocolError("\(kind) message: \"\(key)\" must be \(PairingNonce.size) bytes")
+            }
+            return value
+        }
+
+        /// A clipboard announcement's token (``PeerClipboardOffer/isToken(_:)``).
+        func token(_ key: String) throws -> String {
+            guard let value = record[key]?.string, PeerClipboardOffer.isToken(value) else {
+                throw PeerProtocolError("\(kind) message: \"\(key)\" must be \(PeerClipboardOffer.tokenLength) lowercase hex digits")
             }
             return value
         }

@@ -13,24 +13,29 @@ struct SettingsCommand: ParsableCommand {
               baton settings notifications on|quiet    quiet: offers are listed, never notified
               baton settings recent-documents on|off   off: the document open in an app that does not
                                                        adopt Baton (from the recent list) is not offered
+              baton settings clipboard on|off          off: copies are not shared with paired devices
+              baton settings clipboard-device DEVICE on|off   whether copies are shared with one paired device
               baton settings device DEVICE block|allow a paired device (name, id or start of an id)
               baton settings app APP-ID block|allow    a blocked app's activities are never offered (an app
                                                        of the recent list by its program: app gedit block)
             """)
 
-    @Argument(help: ArgumentHelp("name, handoff, notifications, recent-documents, device or app, then its value.", valueName: "setting"))
+    @Argument(help: ArgumentHelp("name, handoff, notifications, recent-documents, clipboard, clipboard-device, device or app, then its value.", valueName: "setting"))
     var words: [String] = []
 
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard let first = words.first else { return }
-        let expected = ["name": 2, "handoff": 2, "notifications": 2, "recent-documents": 2, "device": 3, "app": 3]
+        let expected = ["name": 2, "handoff": 2, "notifications": 2, "recent-documents": 2, "clipboard": 2,
+                        "clipboard-device": 3, "device": 3, "app": 3]
         guard let count = expected[first] else {
-            throw ValidationError("unknown setting \(first.debugDescription): name, handoff, notifications, recent-documents, device or app")
+            throw ValidationError("unknown setting \(first.debugDescription): name, handoff, notifications, recent-documents, clipboard, clipboard-device, device or app")
         }
         guard words.count == count else {
-            throw ValidationError(count == 2 ? "baton settings \(first) takes one value" : "baton settings \(first) NAME block|allow")
+            throw ValidationError(count == 2 ? "baton settings \(first) takes one value"
+                                  : first == "clipboard-device" ? "baton settings clipboard-device DEVICE on|off"
+                                  : "baton settings \(first) NAME block|allow")
         }
     }
 
@@ -46,6 +51,9 @@ struct SettingsCommand: ParsableCommand {
             print("Handoff:        \(settings["handoff"]?.bool == false ? "off" : "on")")
             print("Notifications:  \(settings["notifications"]?.string ?? "on")")
             print("Recent documents: \(settings["recent-documents"]?.bool == false ? "off" : "on") (the document open in apps that do not adopt Baton, from the recent list)")
+            print("Clipboard:      \(settings["clipboard"]?.bool == false ? "off" : "on") (copies shared with paired devices)")
+            let clipboardBlocked = settings["clipboard-blocked-devices"]?.strings ?? []
+            if !clipboardBlocked.isEmpty { print("Clipboard not shared with: \(clipboardBlocked.joined(separator: ", "))") }
             let devices = settings["blocked-devices"]?.strings ?? []
             let apps = settings["blocked-apps"]?.strings ?? []
             print("Blocked devices: \(devices.isEmpty ? "none" : devices.joined(separator: ", "))")
@@ -70,6 +78,11 @@ struct SettingsCommand: ParsableCommand {
                 throw CommandFailure("recent-documents is on or off, not \(value.debugDescription)")
             }
             return .setRecentDocuments(value == "on")
+        case "clipboard", "clipboard-device":
+            guard ["on", "off"].contains(value) else {
+                throw CommandFailure("\(setting) is on or off, not \(value.debugDescription)")
+            }
+            return setting == "clipboard" ? .setClipboard(value == "on") : .setDeviceClipboard(words[1], value == "on")
         default:
             guard ["block", "allow"].contains(value) else {
                 throw CommandFailure("a \(setting) is blocked or allowed (block or allow), not \(value.debugDescription)")

@@ -33,6 +33,7 @@ struct StatusCommand: ParsableCommand {
             } else {
                 print("offered to paired devices: nothing")
             }
+            if let clipboard = status["clipboard"]?.string { print("clipboard: \(TerminalText.printable(clipboard))") }
             guard let current = status["current"]?.dictionary else { return print("current activity: none") }
             let text = { (key: String) in TerminalText.printable(current[key]?.string ?? "") }
             let title = text("title")

@@ -86,6 +86,9 @@ struct BatondOptions: ParsableCommand {
     @Option(help: "The fewest seconds a site's association file is kept before it is fetched again, whatever the site's max-age says.")
     var domainRecheckMinimum: Double = DomainVerifier.standardMinimumAge
 
+    @Option(help: "Seconds a copy stays on offer to paired devices, at most 120 (shorter for tests).")
+    var clipboardLifetime: Double = ClipboardFeature.standardLifetime
+
     func validate() throws {
         guard saveTimeout <= 50, fetchTimeout <= 50 else {
             throw ValidationError("--save-timeout and --fetch-timeout must be at most 50 s: apps give up on a continuation after 60 s")
@@ -101,6 +104,9 @@ struct BatondOptions: ParsableCommand {
             guard value.isFinite, value > 0, value <= 3600 else {
                 throw ValidationError("\(option) must be a number of seconds between 0 and 3600")
             }
+        }
+        guard clipboardLifetime.isFinite, clipboardLifetime >= 1, clipboardLifetime <= ClipboardFeature.standardLifetime else {
+            throw ValidationError("--clipboard-lifetime must be a number of seconds between 1 and \(Int(ClipboardFeature.standardLifetime))")
         }
         if let listen { _ = try NetworkSettings.listenEndpoint(listen, what: "--listen") }
         for address in peer { _ = try NetworkSettings.endpoint(address, what: "--peer") }

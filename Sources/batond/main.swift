@@ -50,6 +50,7 @@ let status: Int32 = MainActor.assumeIsolated {
         network = try PeerNetwork(identity: identity, name: settings.name, paired: paired,
                                   keepalive: options.keepalive, fetchTimeout: options.timeouts.fetch, logger: logger)
         network.unpairedLinkLifetime = options.unpairedLinkLifetime
+        network.features.clipboard.lifetime = options.clipboardLifetime
     } catch let error as ConfigError {
         logger.critical("cannot use the paired devices: \(error)")
         return 1
@@ -122,6 +123,7 @@ let status: Int32 = MainActor.assumeIsolated {
         logger.info("batond \(BatonVersion.string) is \(BatonService.busName) (\(connection.uniqueName))")
         guard network.listener == nil else { return }
         domains.start()
+        daemon.startClipboard(environment: ProcessInfo.processInfo.environment)
         do {
             try startNetwork()
         } catch {
@@ -151,6 +153,7 @@ let status: Int32 = MainActor.assumeIsolated {
     g_main_loop_run(loop)
     g_main_loop_unref(loop)
     discovery.stop()
+    network.features.clipboard.stop()
     withExtendedLifetime(daemon) {}
     return exitStatus
 }

@@ -8,7 +8,8 @@ import FuzzSupport
 // pieces, `PeerFrame` headers, and `PeerMessage(kind:body:)` reading each frame's GVariant
 // `a{sv}` record (so `BusValue.deserialize(record:)`, `ActivitySummary(record:)` for offers,
 // `UserActivityError(record:)` for failures, `PeerDocument(record:)` and
-// `PeerDocumentWithheld(record:)` for payloads). Errors must be `PeerProtocolError`; the
+// `PeerDocumentWithheld(record:)` for payloads, `PeerClipboardOffer(record:)` and
+// `PeerClipboardAnswer` for the clipboard's). Errors must be `PeerProtocolError`; the
 // frames must not depend on how the stream was cut; every message read must survive its
 // own frame.
 //
@@ -138,6 +139,7 @@ extension PeerFrameHarness {
                                       webpageURL: URL(string: "https://mail.example.org/drafts/1"),
                                       expirationDate: Date(timeIntervalSince1970: 2_000_000_000))
         let nonce = [UInt8](repeating: 7, count: PairingNonce.size)
+        let clipboardToken = "00112233445566778899aabbccddeeff"
         let streams: [String: (control: UInt8, messages: [PeerMessage])] = [
             "hello-ping": (0x83, [.hello(PeerHello(deviceID: "0123456789abcdef0123456789abcdef", name: "laptop", port: 48_100)),
                                   .ping, .pong]),
@@ -167,6 +169,12 @@ extension PeerFrameHarness {
                                .streamClose(stream: 3, reason: "")]),
             "rename-reach": (0x09, [.renamed(name: "Study laptop"), .reachBack(request: 4),
                                     .reachBackResult(request: 4, problem: "")]),
+            "clipboard": (0x0A, [.clipboardOffer(PeerClipboardOffer(token: clipboardToken, items: [
+                                    .init(type: "text/plain;charset=utf-8", size: 5), .init(type: "image/png")], lifetime: 120)),
+                                 .clipboardFetch(request: 5, token: clipboardToken, type: "text/plain;charset=utf-8"),
+                                 .clipboardData(request: 5, .part(offset: 0, total: 5, bytes: Array("hello".utf8))),
+                                 .clipboardData(request: 6, .failed(.expired)),
+                                 .clipboardWithdraw(token: clipboardToken)]),
         ]
         var seeds: [String: [UInt8]] = [:]
         for (name, stream) in streams {

@@ -12,6 +12,8 @@ final class PeerFeatures {
     let streams: StreamFeature
     /// Paired devices' new names.
     let renames: RenameFeature
+    /// Copies announced to and pasted from paired devices.
+    let clipboard: ClipboardFeature
 
     init(network: PeerNetwork) {
         reachBack = ReachBackFeature(network: network)
@@ -19,8 +21,9 @@ final class PeerFeatures {
         fetch = FetchFeature(network: network)
         streams = StreamFeature(network: network, fetch: fetch)
         renames = RenameFeature(network: network)
+        clipboard = ClipboardFeature(network: network)
     }
 
     /// Every feature, in the order each hears of a device's changes.
-    var all: [any PeerFeature] { [reachBack, offers, fetch, streams, renames] }
+    var all: [any PeerFeature] { [reachBack, offers, fetch, streams, renames, clipboard] }
 }

@@ -28,4 +28,6 @@ protocol PeerNetworkDelegate: AnyObject {
     /// The paired device `deviceID`, continuing this device's activity `activityID`, opens a
     /// continuation stream: give the origin app its end and return the other, to relay.
     func streamRequested(for activityID: String, by deviceID: String) async -> Result<BusFileDescriptor, UserActivityError>
+    /// Whether copies go to and come from the paired device `deviceID` now (``ClipboardFeature``).
+    func sharesClipboard(with deviceID: String) -> Bool
 }

@@ -41,6 +41,7 @@ extension Daemon {
         checks += registeredAppChecks
         checks.append(settingsCheck)
         checks.append(recentDocumentsCheck)
+        checks.append(clipboardCheck)
         return checks
     }
 

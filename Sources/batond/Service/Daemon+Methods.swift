@@ -8,7 +8,7 @@ extension Daemon {
     /// `Service/`, then each feature's, from its folder (`Features/<Name>/Daemon+<Name>.swift`).
     static let methodRows: [DaemonMethod] = registrationMethods + recordMethods + continuationMethods
         + pairingMethods + settingsMethods + diagnosisMethods
-        + offerMethods + renameMethods + phoneMethods + domainMethods
+        + offerMethods + renameMethods + phoneMethods + domainMethods + clipboardMethods
 
     /// Every method by name. `DaemonMethodTableTests` checks that the names are unique and that
     /// the table and the introspection document agree.

@@ -37,6 +37,7 @@ extension Daemon {
             status["current"] = .dictionary(Self.record(app, published))
         }
         if let offeredRecord { status["offered"] = .dictionary(offeredRecord) }
+        status["clipboard"] = .string(clipboardStatus)
         return status
     }
 

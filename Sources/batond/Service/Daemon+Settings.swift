@@ -77,10 +77,11 @@ extension Daemon {
             network.rename(to: name)
             thisDeviceRenamed()
         }
-        logger.info("settings: Handoff \(settings.handoff ? "on" : "off"), notifications \(settings.notifications.rawValue), recent documents \(settings.recentDocuments ? "on" : "off"), \(settings.blockedDevices.count) devices and \(settings.blockedApps.count) apps blocked")
+        logger.info("settings: Handoff \(settings.handoff ? "on" : "off"), notifications \(settings.notifications.rawValue), recent documents \(settings.recentDocuments ? "on" : "off"), clipboard \(settings.clipboard ? "on" : "off"), \(settings.blockedDevices.count) devices and \(settings.blockedApps.count) apps blocked")
         // Off, or its app blocked: the recent document offered now is withdrawn at once.
         recentDocuments.refresh()
         network.features.offers.changed()
+        network.features.clipboard.policyChanged()
         activitiesChanged()
         offerNotifications.refreshAll()
         connection.emitSignal(path: BatonService.daemonPath, interface: BatonService.daemonInterface,

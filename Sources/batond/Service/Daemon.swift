@@ -47,6 +47,8 @@ final class Daemon {
     var discoveryStatus: () -> DiagnosticCheck = { .fail("discovery", "not started", fix: "") }
     /// The tailnet's devices read from tailscaled, when batond reads them.
     var tailnet: TailnetWatcher?
+    /// Which clipboard the clipboard feature uses, or why none (``startClipboard(environment:)``).
+    var clipboardSide = "not started"
 
     init(connection: BusConnection, network: PeerNetwork, settings: SettingsStore, domains: DomainVerifier,
          timeouts: Timeouts, logger: Logger) {

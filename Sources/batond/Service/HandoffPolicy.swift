@@ -30,6 +30,13 @@ struct HandoffPolicy: Sendable {
         allows(device: offer.peerDeviceID)
     }
 
+    /// Whether copies go to and come from the paired device `deviceID` (``ClipboardFeature``):
+    /// the device takes part, the clipboard setting is on, and the device's clipboard is not
+    /// blocked.
+    func sharesClipboard(with deviceID: String) -> Bool {
+        allows(device: deviceID) && settings.clipboard && !settings.clipboardBlockedDevices.contains(deviceID)
+    }
+
     /// Whether `offer` is announced in a notification: it is shown, and notifications are on
     /// (not quiet).
     func notifies(_ offer: Offer) -> Bool {

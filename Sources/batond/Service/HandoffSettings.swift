@@ -25,6 +25,11 @@ struct HandoffSettings: Equatable, Sendable {
     /// Whether the document open in an app that does not adopt Baton, from the desktop's
     /// recent list, is offered (``RecentDocuments``).
     var recentDocuments = true
+    /// Whether copies here are announced to paired devices, and theirs pasted here
+    /// (``ClipboardFeature``).
+    var clipboard = true
+    /// Paired devices (by id) that take part in Handoff but not in the clipboard's sharing.
+    var clipboardBlockedDevices: Set<String> = []
     /// The name the person gave this device (`SetDeviceName`); `nil` keeps the one from
     /// `batond.conf` or the host name.
     var name: String?
@@ -34,7 +39,8 @@ struct HandoffSettings: Equatable, Sendable {
     var record: [String: BusValue] {
         ["handoff": .bool(handoff), "notifications": .string(notifications.rawValue),
          "blocked-devices": .strings(blockedDevices.sorted()), "blocked-apps": .strings(blockedApps.sorted()),
-         "recent-documents": .bool(recentDocuments)]
+         "recent-documents": .bool(recentDocuments), "clipboard": .bool(clipboard),
+         "clipboard-blocked-devices": .strings(clipboardBlockedDevices.sorted())]
     }
 }
 
@@ -42,6 +48,7 @@ extension HandoffSettings: Codable {
     private enum CodingKeys: String, CodingKey {
         case handoff, notifications, blockedDevices = "blocked-devices", blockedApps = "blocked-apps", name
         case recentDocuments = "recent-documents"
+        case clipboard, clipboardBlockedDevices = "clipboard-blocked-devices"
     }
 
     /// Missing keys keep their defaults, so a file from an earlier release still reads.
@@ -52,6 +59,8 @@ extension HandoffSettings: Codable {
         blockedDevices = try container.decodeIfPresent(Set<String>.self, forKey: .blockedDevices) ?? []
         blockedApps = try container.decodeIfPresent(Set<String>.self, forKey: .blockedApps) ?? []
         recentDocuments = try container.decodeIfPresent(Bool.self, forKey: .recentDocuments) ?? true
+        clipboard = try container.decodeIfPresent(Bool.self, forKey: .clipboard) ?? true
+        clipboardBlockedDevices = try container.decodeIfPresent(Set<String>.self, forKey: .clipboardBlockedDevices) ?? []
         name = try container.decodeIfPresent(String.self, forKey: .name)
         if let name {
             do {
@@ -69,6 +78,8 @@ extension HandoffSettings: Codable {
         try container.encode(blockedDevices.sorted(), forKey: .blockedDevices)
         try container.encode(blockedApps.sorted(), forKey: .blockedApps)
         try container.encode(recentDocuments, forKey: .recentDocuments)
+        try container.encode(clipboard, forKey: .clipboard)
+        try container.encode(clipboardBlockedDevices.sorted(), forKey: .clipboardBlockedDevices)
         try container.encodeIfPresent(name, forKey: .name)
     }
 }
@@ -88,7 +99,7 @@ final class SettingsStore {
     init(directory: URL) throws {
         file = directory.appendingPathComponent(Self.fileName)
         settings = try PrivateJSONFile.read(HandoffSettings.self, from: file,
-                                            expected: "Baton settings (handoff: true or false, notifications: \"on\" or \"quiet\", blocked-devices and blocked-apps: lists of ids, recent-documents: true or false, name: a device name)")
+                                            expected: "Baton settings (handoff: true or false, notifications: \"on\" or \"quiet\", blocked-devices and blocked-apps: lists of ids, recent-documents and clipboard: true or false, clipboard-blocked-devices: a list of ids, name: a device name)")
             ?? HandoffSettings()
     }
 

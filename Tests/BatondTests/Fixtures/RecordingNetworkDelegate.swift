@@ -22,6 +22,8 @@ final class RecordingNetworkDelegate: PeerNetworkDelegate {
     /// The devices whose person renamed them, in order.
     private(set) var renamed: [String] = []
     private(set) var devicesChangedCount = 0
+    /// The devices copies are not shared with; all others share them.
+    var clipboardRefused: Set<String> = []
 
     func offers(for deviceID: String) -> [PeerOffer] { offers }
 
@@ -56,5 +58,9 @@ final class RecordingNetworkDelegate: PeerNetworkDelegate {
 
     func streamRequested(for activityID: String, by deviceID: String) async -> Result<BusFileDescriptor, UserActivityError> {
         .failure(.handoffFailed("no streams in this test"))
+    }
+
+    func sharesClipboard(with deviceID: String) -> Bool {
+        !clipboardRefused.contains(deviceID)
     }
 }

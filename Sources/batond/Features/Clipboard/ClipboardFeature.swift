@@ -1,0 +1,361 @@
+import BatonPeer
+import Foundation
+
+/// Universal Clipboard: a copy on this device is announced to the paired devices (its types,
+/// never its content), and a device's announcement becomes this device's clipboard as a
+/// promise whose content is fetched only when an app here pastes.
+///
+/// Each side keeps one announcement: this device's own copy (``announcement``), live for
+/// ``lifetime`` seconds, and the promise of the last device that announced one (``promise``),
+/// replaced by the next from any device, and withdrawn when it expires, when its device
+/// withdraws it, unlinks or is unpaired, or when a copy here replaces it. Whether a device
+/// takes part is the ``PeerNetworkDelegate``'s to say (`sharesClipboard(with:)`: the setting
+/// and the device's). Nothing of the content is logged: types and sizes only.
+@MainActor
+final class ClipboardFeature: PeerFeature {
+    /// Seconds an announcement lasts unless `--clipboard-lifetime` shortens it.
+    nonisolated static let standardLifetime = 120.0
+    /// The most announcements taken from one device a minute; more are dropped.
+    static let maximumOffersPerMinute = 30
+    /// The most fetches of one device this device answers at once; more are answered `busy`.
+    static let maximumFetchesServed = 2
+    /// Types never announced: the password managers' secret hints themselves, and local file
+    /// lists, whose files cannot be fetched yet.
+    static let unannouncedTypes: Set<String> = ["text/uri-list", "x-special/gnome-copied-files"]
+
+    unowned let network: PeerNetwork
+    /// The session's clipboard, once the daemon gave it one (``start(with:)``): without it the
+    /// feature announces nothing and takes no promise.
+    private(set) var clipboard: (any LocalClipboard)?
+    /// Seconds this device's announcements last, and the longest it keeps another's promise.
+    var lifetime = standardLifetime
+
+    /// This device's copy on offer: what was announced, until when, and to which devices.
+    private(set) var announcement: (offer: PeerClipboardOffer, expires: Date, devices: Set<String>)?
+    /// The promise this device's clipboard holds: the device that announced it, its token and
+    /// types, and until when.
+    private(set) var promise: (deviceID: String, token: String, types: [String], expires: Date)?
+    /// This device's fetches waiting for their answer, by request number.
+    private var fetches: [UInt32: PendingFetch] = [:]
+    /// Fetches being answered, by device id.
+    private var served: [String: Int] = [:]
+    /// Announcements taken per device.
+    private var offerRate = RateLimit(count: maximumOffersPerMinute, per: 60)
+    /// The devices whose announcements are being dropped, logged once until one is taken again.
+    private var throttled: Set<String> = []
+    private lazy var expiry = ExpiryTimer { [weak self] in self?.expire() }
+
+    /// A fetch of this device: the device asked, the bytes so far, and how it ends.
+    private struct PendingFetch {
+        let deviceID: String
+        var bytes: [UInt8] = []
+        var total: UInt32?
+        let finish: @MainActor (Result<[UInt8], ClipboardError>) -> Void
+    }
+
+    init(network: PeerNetwork) {
+        self.network = network
+    }
+
+    let messageKinds: Set<PeerMessage.Kind> = [.clipboardOffer, .clipboardWithdraw, .clipboardFetch, .clipboardData]
+    var capability: String? { PeerCapability.clipboard }
+
+    /// Starts watching `clipboard`: its copies are announced from now on.
+    func start(with clipboard: any LocalClipboard) {
+        self.clipboard = clipboard
+        clipboard.onCopied = { [weak self] content in self?.copied(content) }
+    }
+
+    /// Stops watching the clipboard, giving it up.
+    func stop() {
+        endPromise()
+        clipboard?.onCopied = nil
+        clipboard?.stop()
+        clipboard = nil
+    }
+
+    func received(_ message: PeerMessage, from device: PeerDevice) {
+        switch message {
+        case .clipboardOffer(let offer): take(offer, from: device.id)
+        case .clipboardWithdraw(let token):
+            if let promise, promise.deviceID == device.id, promise.token == token {
+                network.log(.info, from: device.id, "\(network.deviceName(device.id)) withdrew its copy")
+                endPromise()
+            }
+        case .clipboardFetch(let request, let token, let type): answer(request, token: token, type: type, from: device.id)
+        case .clipboardData(let request, let answer): received(answer, for: request, from: device.id)
+        default: break
+        }
+    }
+
+    func deviceChanged(_ device: PeerDevice, _ change: PeerDeviceChange) {
+        switch change {
+        case .linked, .paired:
+            announce(to: device.id)
+        case .unlinked(let reason), .unpaired(let reason):
+            announcement?.devices.remove(device.id)
+            if promise?.deviceID == device.id { endPromise() }
+            failFetches(of: device.id, .unavailable(reason))
+        case .renamed:
+            break
+        }
+    }
+
+    func holdsState(for deviceID: String) -> Bool {
+        fetches.values.contains { $0.deviceID == deviceID } || served[deviceID, default: 0] > 0
+    }
+
+    /// The settings changed: a promise of a device no longer taking part is withdrawn, and
+    /// this device's announcement withdrawn from such devices, or announced to those taking
+    /// part again.
+    func policyChanged() {
+        if let promise, !sharesClipboard(with: promise.deviceID) { endPromise() }
+        guard let live = announcement else { return }
+        for deviceID in live.devices where !sharesClipboard(with: deviceID) {
+            network.send(.clipboardWithdraw(token: live.offer.token), to: deviceID, needing: PeerCapability.clipboard)
+            announcement?.devices.remove(deviceID)
+        }
+        for deviceID in network.paired.devices.keys { announce(to: deviceID) }
+    }
+
+    /// A line for `baton status` and `baton doctor`: the live announcement and promise, types only.
+    var summary: String {
+        var parts: [String] = []
+        if let announcement {
+            parts.append("this device's copy (\(announcement.offer.types.joined(separator: ", "))) offered to \(announcement.devices.count) devices")
+        }
+        if let promise {
+            parts.append("a copy of \(network.deviceName(promise.deviceID)) (\(promise.types.joined(separator: ", "))) ready to paste")
+        }
+        return parts.isEmpty ? "nothing copied lately" : parts.joined(separator: "; ")
+    }
+
+    // MARK: This device's copies
+
+    /// An app here copied: the promise of another device ends (this copy wins), and the copy
+    /// is announced unless it is secret or has nothing to announce; an announcement it
+    /// replaces without one of its own is withdrawn.
+    private func copied(_ content: ClipboardContent) {
+        if promise != nil {
+            network.logger.info("a copy on this device replaced \(network.deviceName(promise?.deviceID ?? ""))'s")
+            promise = nil
+        }
+        let types = Self.announceable(content.types)
+        guard !content.isSecret, !types.isEmpty else {
+            withdrawAnnouncement()
+            if content.isSecret { network.logger.info("a copy marked secret is not announced") }
+            return
+        }
+        let offer = PeerClipboardOffer(token: PeerClipboardOffer.makeToken(), items: types.map { .init(type: $0) },
+                                       lifetime: UInt32(max(1, min(Double(PeerClipboardOffer.maximumLifetime), lifetime.rounded(.up)))))
+        withdrawAnnouncement()
+        announcement = (offer, Date().addingTimeInterval(Double(offer.lifetime)), [])
+        for deviceID in network.paired.devices.keys { announce(to: deviceID) }
+        network.logger.info("announced a copy (\(types.joined(separator: ", "))) to \(announcement?.devices.count ?? 0) devices")
+        armExpiry()
+    }
+
+    /// The types of `types` a copy is announced with: clipboard types (``PeerClipboardOffer/isType(_:)``),
+    /// without the secret hints and local file lists, each once, at most ``PeerClipboardOffer/maximumTypes``.
+    static func announceable(_ types: [String]) -> [String] {
+        var kept: [String] = []
+        for type in types where PeerClipboardOffer.isType(type) && !kept.contains(type)
+            && !unannouncedTypes.contains(type.lowercased()) && !type.lowercased().contains("passwordmanagerhint") {
+            kept.append(type)
+        }
+        return Array(kept.prefix(PeerClipboardOffer.maximumTypes))
+    }
+
+    /// Announces the live copy to `deviceID` when it takes part and has not been told, for the
+    /// seconds left.
+    private func announce(to deviceID: String) {
+        guard let live = announcement, !live.devices.contains(deviceID), sharesClipboard(with: deviceID) else { return }
+        let left = live.expires.timeIntervalSinceNow.rounded(.up)
+        guard left >= 1 else { return }
+        var offer = live.offer
+        offer.lifetime = UInt32(min(left, Double(offer.lifetime)))
+        if network.send(.clipboardOffer(offer), to: deviceID, needing: PeerCapability.clipboard) {
+            announcement?.devices.insert(deviceID)
+        }
+    }
+
+    /// Withdraws the live copy from the devices told of it.
+    private func withdrawAnnouncement() {
+        guard let live = announcement else { return }
+        announcement = nil
+        for deviceID in live.devices {
+            network.send(.clipboardWithdraw(token: live.offer.token), to: deviceID, needing: PeerCapability.clipboard)
+        }
+    }
+
+    /// Answers a paired device's paste: the current copy's `type`, read now, in parts.
+    private func answer(_ request: UInt32, token: String, type: String, from deviceID: String) {
+        let refusal: PeerClipboardFailure? = if !sharesClipboard(with: deviceID) {
+            .refused
+        } else if announcement?.offer.token != token || (announcement?.expires ?? .distantPast) <= Date() {
+            .expired
+        } else if announcement?.offer.types.contains(type) != true {
+            .typeNotOffered
+        } else if served[deviceID, default: 0] >= Self.maximumFetchesServed {
+            .busy
+        } else if clipboard == nil {
+            .unreadable
+        } else {
+            nil
+        }
+        if let refusal {
+            network.log(.info, from: deviceID, "\(network.deviceName(deviceID)) asked for a copy as \(type): \(refusal)")
+            network.send(.clipboardData(request: request, .failed(refusal)), to: deviceID)
+            return
+        }
+        guard let clipboard else { return }
+        served[deviceID, default: 0] += 1
+        Task { @MainActor in
+            defer {
+                served[deviceID, default: 1] -= 1
+                if served[deviceID] == 0 { served[deviceID] = nil }
+                network.discardIfIdle(deviceID)
+            }
+            do {
+                let bytes = try await clipboard.read(type, limit: PeerClipboardOffer.maximumDataSize)
+                guard bytes.count <= PeerClipboardOffer.maximumDataSize else { throw ClipboardError.tooLarge(limit: PeerClipboardOffer.maximumDataSize) }
+                for part in PeerClipboardAnswer.parts(of: bytes) {
+                    network.send(.clipboardData(request: request, part), to: deviceID)
+                }
+                network.log(.info, from: deviceID, "\(network.deviceName(deviceID)) pasted this device's copy: \(bytes.count) bytes of \(type)")
+            } catch {
+                let failure: PeerClipboardFailure = switch error as? ClipboardError {
+                case .tooLarge: .tooLarge
+                case .typeNotOffered: .typeNotOffered
+                default: .unreadable
+                }
+                network.log(.info, from: deviceID, "\(network.deviceName(deviceID)) asked for a copy as \(type): \(error)")
+                network.send(.clipboardData(request: request, .failed(failure)), to: deviceID)
+            }
+        }
+    }
+
+    // MARK: Other devices' copies
+
+    /// A paired device's announcement: this device's clipboard promises its types, in place
+    /// of any earlier promise.
+    private func take(_ offer: PeerClipboardOffer, from deviceID: String) {
+        guard offerRate.allow(deviceID, now: ProcessInfo.processInfo.systemUptime) else {
+            if throttled.insert(deviceID).inserted {
+                network.log(.notice, from: deviceID, "\(network.deviceName(deviceID)) announces more than \(Self.maximumOffersPerMinute) copies a minute: the others are dropped")
+            }
+            return
+        }
+        throttled.remove(deviceID)
+        guard sharesClipboard(with: deviceID), let clipboard else {
+            network.log(.debug, from: deviceID, "\(network.deviceName(deviceID)) announced a copy, which is not taken: the clipboard is not shared with it here")
+            return
+        }
+        let seconds = min(Double(offer.lifetime), lifetime)
+        promise = (deviceID, offer.token, offer.types, Date().addingTimeInterval(seconds))
+        let token = offer.token
+        clipboard.promise(offer.types) { [weak self] type in
+            guard let self else { throw ClipboardError.unavailable("batond is stopping") }
+            return try await self.fetch(type, token: token, from: deviceID)
+        }
+        network.log(.info, from: deviceID, "\(network.deviceName(deviceID)) announced a copy (\(offer.types.joined(separator: ", "))) for \(Int(seconds)) s")
+        armExpiry()
+    }
+
+    /// Ends the promise this device's clipboard holds.
+    private func endPromise() {
+        guard promise != nil else { return }
+        promise = nil
+        clipboard?.withdraw()
+        armExpiry()
+    }
+
+    /// The content of the promise `token` of `deviceID` as `type`, fetched now for a paste here.
+    ///
+    /// - Throws: ``ClipboardError``: `changed` when the promise is no longer current,
+    ///   `unavailable` when the device is not linked or refused, `typeNotOffered`, `tooLarge`,
+    ///   `timedOut` after the network's fetch timeout.
+    func fetch(_ type: String, token: String, from deviceID: String) async throws -> [UInt8] {
+        guard let promise, promise.token == token, promise.deviceID == deviceID, promise.expires > Date() else {
+            throw ClipboardError.changed
+        }
+        guard promise.types.contains(type) else { throw ClipboardError.typeNotOffered(type) }
+        guard network.isLinked(deviceID), network.supports(PeerCapability.clipboard, deviceID) else {
+            throw ClipboardError.unavailable("\(network.deviceName(deviceID)) is not connected")
+        }
+        let request = network.nextRequest
+        network.nextRequest &+= 1
+        let timeout = network.fetchTimeout
+        let started = Date()
+        let result = await TimedWait.value(timeout: timeout) { (finish: @escaping @MainActor (Result<[UInt8], ClipboardError>) -> Void) in
+            fetches[request] = PendingFetch(deviceID: deviceID, finish: finish)
+            network.send(.clipboardFetch(request: request, token: token, type: type), to: deviceID, needing: PeerCapability.clipboard)
+        } ?? .failure(.timedOut)
+        fetches[request] = nil
+        network.discardIfIdle(deviceID)
+        switch result {
+        case .success(let bytes):
+            network.log(.info, from: deviceID, "pasted \(network.deviceName(deviceID))'s copy: \(bytes.count) bytes of \(type) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
+        case .failure(let error):
+            network.log(.info, from: deviceID, "pasting \(network.deviceName(deviceID))'s copy as \(type) failed: \(error)")
+        }
+        return try result.get()
+    }
+
+    /// A part of a fetch's answer, or its failure.
+    private func received(_ answer: PeerClipboardAnswer, for request: UInt32, from deviceID: String) {
+        guard var fetch = fetches[request], fetch.deviceID == deviceID else { return }
+        switch answer {
+        case .failed(let failure):
+            fetches[request] = nil
+            fetch.finish(.failure(failure == .tooLarge ? .tooLarge(limit: PeerClipboardOffer.maximumDataSize)
+                                  : .unavailable("\(network.deviceName(deviceID)): \(failure)")))
+        case .part(let offset, let total, let bytes):
+            guard offset == fetch.bytes.count, fetch.total.map({ $0 == total }) ?? true else {
+                fetches[request] = nil
+                network.log(.notice, from: deviceID, "\(network.deviceName(deviceID)) sent a copy's parts out of order")
+                return fetch.finish(.failure(.unavailable("\(network.deviceName(deviceID)) sent the copy out of order")))
+            }
+            fetch.total = total
+            fetch.bytes += bytes
+            if fetch.bytes.count == Int(total) {
+                fetches[request] = nil
+                fetch.finish(.success(fetch.bytes))
+            } else {
+                fetches[request] = fetch
+            }
+        }
+    }
+
+    private func failFetches(of deviceID: String, _ error: ClipboardError) {
+        for (request, fetch) in fetches where fetch.deviceID == deviceID {
+            fetches[request] = nil
+            fetch.finish(.failure(error))
+        }
+    }
+
+    // MARK: Expiry
+
+    private func armExpiry() {
+        expiry.arm(for: [announcement?.expires, promise?.expires].compactMap { $0 })
+    }
+
+    /// Ends what expired: this device's announcement (withdrawn from the devices told) and
+    /// the promise of another's.
+    private func expire() {
+        let now = Date()
+        if let live = announcement, live.expires <= now {
+            network.logger.info("this device's copy is no longer offered: \(Int(live.offer.lifetime)) s passed")
+            withdrawAnnouncement()
+        }
+        if let promise, promise.expires <= now {
+            network.log(.info, from: promise.deviceID, "\(network.deviceName(promise.deviceID))'s copy expired")
+            endPromise()
+        }
+        armExpiry()
+    }
+
+    private func sharesClipboard(with deviceID: String) -> Bool {
+        network.isPaired(deviceID) && (network.delegate?.sharesClipboard(with: deviceID) ?? false)
+    }
+}
