@@ -16,6 +16,8 @@ final class X11Clipboard: LocalClipboard {
     var onCopied: ((ClipboardContent) -> Void)?
     /// Whether this device holds the clipboard now (for a promise, or what it kept).
     var holdsClipboard: Bool { owner.offer != nil }
+    /// How many pastes are being handed over in `INCR` chunks now.
+    var pastesUnderway: Int { owner.transfersUnderway }
 
     /// The most bytes of one type kept for ``withdraw()``.
     static let keptTypeLimit = 1 << 20

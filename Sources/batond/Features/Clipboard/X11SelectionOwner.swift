@@ -32,6 +32,9 @@ final class X11SelectionOwner {
     /// connection listens to meanwhile.
     private var transfers: [Window: Int] = [:]
 
+    /// How many `INCR` transfers are under way.
+    var transfersUnderway: Int { transfers.values.reduce(0, +) }
+
     init(connection: X11SelectionConnection, timeout: Double) {
         self.connection = connection
         self.timeout = timeout

@@ -27,6 +27,8 @@ final class X11SelectionRequestor {
     /// Properties free for a conversion, reused so that atoms do not pile up on the server.
     private var freeProperties: [Atom] = []
     private var propertiesMade = 0
+    /// The unwanted `INCR` transfer being taken and dropped, which a new conversion waits for.
+    private var draining: Task<Void, Never>?
 
     init(connection: X11SelectionConnection) {
         self.connection = connection
@@ -38,6 +40,7 @@ final class X11SelectionRequestor {
     ///   `limit` bytes, `timedOut` when a step takes longer than `timeout` seconds,
     ///   `unavailable` when the display went away.
     func convert(_ selection: Atom, to target: String, limit: Int, timeout: Double) async throws -> X11SelectionValue {
+        await draining?.value
         let targetAtom = connection.atom(target)
         guard let display = connection.usableDisplay else { throw Self.lost }
         let property = takeProperty()
@@ -68,9 +71,7 @@ final class X11SelectionRequestor {
         }
         guard let head else { throw ClipboardError.changed }
         if head.type == connection.atom("INCR") {
-            let value = try await readIncrementally(property, limit: limit, timeout: timeout)
-            reusable = true
-            return value
+            return try await readIncrementally(property, limit: limit, timeout: timeout)
         }
         XDeleteProperty(display, window, property)
         connection.flush()
@@ -79,8 +80,9 @@ final class X11SelectionRequestor {
     }
 
     /// Reads an `INCR` transfer: deleting the property asks the owner for the next chunk; a
-    /// chunk of no bytes ends it. Over `limit`, or when a chunk does not come in time, the
-    /// transfer is dropped and its property not used again (the owner may still write to it).
+    /// chunk of no bytes ends it. Over `limit`, the rest is taken and dropped unread
+    /// (``drain(_:timeout:)``); when a chunk does not come in time, the property is not used
+    /// again (the owner may still write to it).
     private func readIncrementally(_ property: Atom, limit: Int, timeout: Double) async throws -> X11SelectionValue {
         let window = connection.window
         var bytes: [UInt8] = []
@@ -96,13 +98,18 @@ final class X11SelectionRequestor {
             }) != nil else {
                 throw connection.isOpen ? ClipboardError.timedOut : Self.lost
             }
-            guard let chunk = try readProperty(property, limit: limit - bytes.count, delete: true) else {
-                throw ClipboardError.changed
+            let read: X11SelectionValue?
+            do {
+                read = try readProperty(property, limit: limit - bytes.count, delete: true)
+            } catch ClipboardError.tooLarge {
+                drain(property, timeout: timeout)
+                throw ClipboardError.tooLarge(limit: limit)
             }
+            guard let chunk = read else { throw ClipboardError.changed }
             if chunk.bytes.isEmpty {
+                freeProperties.append(property)
                 return X11SelectionValue(type: type, format: format, bytes: bytes)
             }
-            guard bytes.count + chunk.bytes.count <= limit else { throw ClipboardError.tooLarge(limit: limit) }
             if bytes.isEmpty { bytes.reserveCapacity(min(limit, 64 << 20)) }
             bytes += chunk.bytes
             type = chunk.type
@@ -110,8 +117,51 @@ final class X11SelectionRequestor {
         }
     }
 
-    /// The property's value, whole, unless it is over `limit` bytes (then only its type and
-    /// nothing read of it: the bytes are left empty but counted); `nil` when it is gone.
+    /// Takes the rest of an `INCR` transfer no longer wanted and drops it unread, so that an
+    /// owner that answers one request at a time (`xclip`) is free again; the next conversion
+    /// waits for it. At most ``drainLimit`` bytes and ``drainTime`` seconds, each chunk
+    /// within `timeout`, after which the property is not used again.
+    private func drain(_ property: Atom, timeout: Double) {
+        let window = connection.window
+        let deadline = Date().addingTimeInterval(Self.drainTime)
+        draining = Task { @MainActor in
+            defer { draining = nil }
+            var dropped = 0
+            while dropped <= Self.drainLimit, deadline.timeIntervalSinceNow > 0, let display = connection.usableDisplay {
+                // Deleting the chunk asks for the next; the wait for it starts before any
+                // event is read.
+                XDeleteProperty(display, window, property)
+                connection.flush()
+                guard await connection.next(timeout: min(timeout, max(0, deadline.timeIntervalSinceNow)), matching: { event in
+                    event.type == PropertyNotify && event.xproperty.window == window && event.xproperty.atom == property
+                        && event.xproperty.state == PropertyNewValue
+                }) != nil, let display = connection.usableDisplay else { return }
+                var type: Atom = 0
+                var format: Int32 = 0
+                var count: UInt = 0
+                var remaining: UInt = 0
+                var data: UnsafeMutablePointer<UInt8>?
+                guard XGetWindowProperty(display, window, property, 0, 0, 0, Atom(AnyPropertyType), &type, &format,
+                                         &count, &remaining, &data) == Success else { return }
+                if let data { XFree(data) }
+                if remaining == 0 {
+                    XDeleteProperty(display, window, property)
+                    connection.flush()
+                    return freeProperties.append(property)
+                }
+                dropped += Int(remaining)
+            }
+        }
+    }
+
+    /// The most bytes of an unwanted `INCR` transfer taken and dropped.
+    static let drainLimit = 256 << 20
+    /// The longest an unwanted `INCR` transfer is taken and dropped, in seconds.
+    static let drainTime = 10.0
+
+    /// The property's value, whole (deleted with `delete`); `nil` when it is gone.
+    ///
+    /// - Throws: `tooLarge` when it is over `limit` bytes, before reading or deleting it.
     private func readProperty(_ property: Atom, limit: Int, delete: Bool) throws -> X11SelectionValue? {
         guard let display = connection.usableDisplay else { throw Self.lost }
         var type: Atom = 0
@@ -126,7 +176,6 @@ final class X11SelectionRequestor {
         guard type != 0 else { return nil }
         let size = Int(remaining)
         if size > limit {
-            if delete { XDeleteProperty(display, connection.window, property) }
             throw ClipboardError.tooLarge(limit: max(limit, 0))
         }
         data = nil
