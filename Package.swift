@@ -43,7 +43,7 @@ let package = Package(
         .systemLibrary(
             name: "CX11",
             pkgConfig: "x11",
-            providers: [.apt(["libx11-dev"])]
+            providers: [.apt(["libx11-dev", "libxfixes-dev"])]
         ),
         .target(name: "BatonGLib", dependencies: ["Baton", "CGLib"]),
         .target(
