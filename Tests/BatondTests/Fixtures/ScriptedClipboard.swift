@@ -19,11 +19,12 @@ final class ScriptedClipboard: LocalClipboard {
     /// Whether this device holds a promise now.
     var holdsPromise: Bool { provide != nil }
 
-    /// An app here copies `content` (by type), marked secret or not.
-    func copy(_ content: [String: [UInt8]], types: [String]? = nil, secret: Bool = false) {
+    /// An app here copies `content` (by type), marked secret or not, or marked as a device's
+    /// promise (`promise`: another batond's, or a clipboard manager's copy of one).
+    func copy(_ content: [String: [UInt8]], types: [String]? = nil, secret: Bool = false, promise: Bool = false) {
         self.content = content
         provide = nil
-        onCopied?(ClipboardContent(types: types ?? content.keys.sorted(), isSecret: secret))
+        onCopied?(ClipboardContent(types: types ?? content.keys.sorted(), isSecret: secret, isPromise: promise))
     }
 
     /// An app here pastes the promise as `type`.

@@ -148,6 +148,7 @@ final class X11ClipboardTests: XCTestCase {
 
     func testASecretHintedCopyIsMarkedSecret() async throws {
         let manager = try X11Clipboard(display: display?.name)
+        manager.marksPromises = false
         others.append(manager)
         manager.promise([Self.text, "x-kde-passwordManagerHint"]) { type in
             Array((type == "x-kde-passwordManagerHint" ? "secret" : "hunter2").utf8)
@@ -164,6 +165,16 @@ final class X11ClipboardTests: XCTestCase {
         manager.promise([Self.text, "application/x-nspasteboard-concealed-type"]) { _ in Array("hunter2".utf8) }
         let concealed = try await nextCopy(within: 2)
         XCTAssertEqual(concealed, ClipboardContent(types: [Self.text], isSecret: true))
+    }
+
+    func testAnotherBatondsPromiseIsKnownAsOne() async throws {
+        let other = try X11Clipboard(display: display?.name)
+        others.append(other)
+        other.promise([Self.text]) { _ in Array("from the other device".utf8) }
+        let copy = try await nextCopy(within: 2)
+        XCTAssertEqual(copy, ClipboardContent(types: [Self.text], isSecret: false, isPromise: true), "the marker is no type of the copy's")
+        let pasted = try await pasteWithXclip()
+        XCTAssertEqual(String(decoding: pasted, as: UTF8.self), "from the other device", "apps paste it as any copy")
     }
 
     func testARequestorThatGoesAwayMidTransferHoldsNoOtherPasteUp() async throws {

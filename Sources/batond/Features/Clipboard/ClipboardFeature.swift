@@ -30,8 +30,10 @@ final class ClipboardFeature: PeerFeature {
     /// Seconds this device's announcements last, and the longest it keeps another's promise.
     var lifetime = standardLifetime
 
-    /// This device's copy on offer: what was announced, until when, and to which devices.
-    private(set) var announcement: (offer: PeerClipboardOffer, expires: Date, devices: Set<String>)?
+    /// This device's copy on offer: what was announced, until when, to which devices, and
+    /// which paired devices it is never announced to (those the clipboard was not shared
+    /// with when it was copied: turning sharing on again does not send an earlier copy).
+    private(set) var announcement: (offer: PeerClipboardOffer, expires: Date, devices: Set<String>, withheld: Set<String>)?
     /// The promise this device's clipboard holds: the device that announced it, its token and
     /// types, and until when.
     private(set) var promise: (deviceID: String, token: String, types: [String], expires: Date)?
@@ -44,6 +46,12 @@ final class ClipboardFeature: PeerFeature {
     /// The devices whose announcements are being dropped, logged once until one is taken again.
     private var throttled: Set<String> = []
     private lazy var expiry = ExpiryTimer { [weak self] in self?.expire() }
+    /// When an app here last pasted another device's copy.
+    private var lastPaste: Date?
+    /// Seconds after a paste in which a copy of the pasted types is taken for the pasted
+    /// content copied again (clipboard managers do it within milliseconds), not a copy of
+    /// the person's.
+    static let repeatedPasteWindow = 0.5
 
     /// A fetch of this device: the device asked, the bytes so far, and how it ends.
     private struct PendingFetch {
@@ -106,16 +114,17 @@ final class ClipboardFeature: PeerFeature {
     }
 
     /// The settings changed: a promise of a device no longer taking part is withdrawn, and
-    /// this device's announcement withdrawn from such devices, or announced to those taking
-    /// part again.
+    /// this device's announcement withdrawn from such devices for good; a device taking part
+    /// again hears of the next copy, not of one made while it was not.
     func policyChanged() {
         if let promise, !sharesClipboard(with: promise.deviceID) { endPromise() }
         guard let live = announcement else { return }
-        for deviceID in live.devices where !sharesClipboard(with: deviceID) {
+        for deviceID in network.paired.devices.keys where !sharesClipboard(with: deviceID) {
+            announcement?.withheld.insert(deviceID)
+            guard live.devices.contains(deviceID) else { continue }
             network.send(.clipboardWithdraw(token: live.offer.token), to: deviceID, needing: PeerCapability.clipboard)
             announcement?.devices.remove(deviceID)
         }
-        for deviceID in network.paired.devices.keys { announce(to: deviceID) }
     }
 
     /// A line for `baton status` and `baton doctor`: the live announcement and promise, types only.
@@ -135,7 +144,23 @@ final class ClipboardFeature: PeerFeature {
     /// An app here copied: the promise of another device ends (this copy wins), and the copy
     /// is announced unless it is secret or has nothing to announce; an announcement it
     /// replaces without one of its own is withdrawn.
+    ///
+    /// Not announced either, so that no copy goes back and forth between devices: a device's
+    /// promise (another batond's on this display), and a copy of what was just pasted from the
+    /// promise, with its types, within ``repeatedPasteWindow`` (a clipboard manager keeping
+    /// the content, as X11's do the moment a copy is made).
     private func copied(_ content: ClipboardContent) {
+        if content.isPromise {
+            network.logger.debug("the clipboard holds a device's promise: it is not announced again")
+            promise = nil
+            return
+        }
+        if let promise, let pasted = lastPaste, Date().timeIntervalSince(pasted) < Self.repeatedPasteWindow,
+           Set(Self.announceable(content.types)).isSubset(of: promise.types) {
+            network.logger.info("what was just pasted from \(network.deviceName(promise.deviceID))'s copy was copied again here: it is not announced back")
+            self.promise = nil
+            return
+        }
         if promise != nil {
             network.logger.info("a copy on this device replaced \(network.deviceName(promise?.deviceID ?? ""))'s")
             promise = nil
@@ -146,10 +171,14 @@ final class ClipboardFeature: PeerFeature {
             if content.isSecret { network.logger.info("a copy marked secret is not announced") }
             return
         }
+        withdrawAnnouncement()
+        let withheld = Set(network.paired.devices.keys.filter { !sharesClipboard(with: $0) })
+        guard network.paired.devices.isEmpty || withheld.count < network.paired.devices.count else {
+            return network.logger.debug("a copy is not announced: the clipboard is shared with no device now")
+        }
         let offer = PeerClipboardOffer(token: PeerClipboardOffer.makeToken(), items: types.map { .init(type: $0) },
                                        lifetime: UInt32(max(1, min(Double(PeerClipboardOffer.maximumLifetime), lifetime.rounded(.up)))))
-        withdrawAnnouncement()
-        announcement = (offer, Date().addingTimeInterval(Double(offer.lifetime)), [])
+        announcement = (offer, Date().addingTimeInterval(Double(offer.lifetime)), [], withheld)
         for deviceID in network.paired.devices.keys { announce(to: deviceID) }
         network.logger.info("announced a copy (\(types.joined(separator: ", "))) to \(announcement?.devices.count ?? 0) devices")
         armExpiry()
@@ -169,7 +198,8 @@ final class ClipboardFeature: PeerFeature {
     /// Announces the live copy to `deviceID` when it takes part and has not been told, for the
     /// seconds left.
     private func announce(to deviceID: String) {
-        guard let live = announcement, !live.devices.contains(deviceID), sharesClipboard(with: deviceID) else { return }
+        guard let live = announcement, !live.devices.contains(deviceID), !live.withheld.contains(deviceID),
+              sharesClipboard(with: deviceID) else { return }
         let left = live.expires.timeIntervalSinceNow.rounded(.up)
         guard left >= 1 else { return }
         var offer = live.offer
@@ -295,6 +325,7 @@ final class ClipboardFeature: PeerFeature {
         network.discardIfIdle(deviceID)
         switch result {
         case .success(let bytes):
+            lastPaste = Date()
             network.log(.info, from: deviceID, "pasted \(network.deviceName(deviceID))'s copy: \(bytes.count) bytes of \(type) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
         case .failure(let error):
             network.log(.info, from: deviceID, "pasting \(network.deviceName(deviceID))'s copy as \(type) failed: \(error)")

@@ -7,6 +7,14 @@ struct ClipboardContent: Equatable, Sendable {
     let types: [String]
     /// Whether the copy is marked secret: such content is never announced.
     let isSecret: Bool
+    /// Whether the copy is a device's promise (its types included ``promiseMarker``): another
+    /// batond's on the same display, or a clipboard manager's copy of this one's. Such a copy
+    /// is not announced, so that devices never hand one copy back and forth.
+    var isPromise = false
+
+    /// The type a promise offers beside the announced ones, marking it as a device's promise;
+    /// never announced itself.
+    static let promiseMarker = "application/x-baton-promise"
 }
 
 /// Why the clipboard could not be read or taken.

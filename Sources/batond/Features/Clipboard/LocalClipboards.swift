@@ -8,8 +8,16 @@ enum LocalClipboards {
     /// The clipboard of the session `environment` describes (`DISPLAY`, `WAYLAND_DISPLAY`),
     /// with a line saying which is in use; `nil` and the reason when there is none.
     static func make(environment: [String: String], logger: Logger) -> (clipboard: (any LocalClipboard)?, status: String) {
-        // The display servers' sides are plugged in here, X11's first (issue 36): for example
-        // `if environment["DISPLAY"] != nil { return (X11Clipboard(…), "X11 (…)") }`.
-        (nil, "no clipboard side for this display yet")
+        if let display = ActiveWindowWatcher.displayToWatch(in: environment) {
+            do {
+                return (try X11Clipboard(display: display, logger: logger), "the X11 clipboard of display \(display)")
+            } catch {
+                return (nil, "\(error)")
+            }
+        }
+        if environment["WAYLAND_DISPLAY"].map({ !$0.isEmpty }) == true || environment["XDG_SESSION_TYPE"] == "wayland" {
+            return (nil, "this Wayland session's clipboard cannot be used by batond yet")
+        }
+        return (nil, "there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)")
     }
 }

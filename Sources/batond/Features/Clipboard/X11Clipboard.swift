@@ -39,6 +39,9 @@ final class X11Clipboard: LocalClipboard {
     /// What the clipboard held before the promise, by type.
     private var kept: [String: [UInt8]] = [:]
     private var keptTypes: [String] = []
+    /// Whether promises offer ``ClipboardContent/promiseMarker`` too; off only where this
+    /// clipboard stands for an ordinary app (a test's password manager).
+    var marksPromises = true
 
     /// Connects to the X display `display` (`nil`: `DISPLAY`) and watches its clipboard.
     ///
@@ -110,7 +113,7 @@ final class X11Clipboard: LocalClipboard {
             logger.info("the promise ended; the clipboard held nothing to give back")
         } else {
             let kept = kept
-            owner.offer = Self.offer(keptTypes, since: offer.since) { type in
+            owner.offer = Self.offer(keptTypes, marked: false, since: offer.since) { type in
                 guard let bytes = kept[type] else { throw ClipboardError.typeNotOffered(type) }
                 return bytes
             }
@@ -187,7 +190,8 @@ final class X11Clipboard: LocalClipboard {
                 break
             }
         }
-        return ClipboardContent(types: X11ClipboardTargets.types(amongTargets: offered), isSecret: isSecret)
+        return ClipboardContent(types: X11ClipboardTargets.types(amongTargets: offered), isSecret: isSecret,
+                                isPromise: offered.contains(ClipboardContent.promiseMarker))
     }
 
     /// The targets the clipboard's owner offers (at most 1024).
@@ -227,7 +231,7 @@ final class X11Clipboard: LocalClipboard {
         let since = await connection.serverTime()
         guard generation == mine, let display = connection.usableDisplay else { return }
         var fetches: [String: Task<[UInt8], any Error>] = [:]
-        owner.offer = Self.offer(types, since: since) { type in
+        owner.offer = Self.offer(types, marked: marksPromises, since: since) { type in
             if let fetch = fetches[type] { return try await fetch.value }
             let fetch = Task { @MainActor in try await provide(type) }
             fetches[type] = fetch
@@ -249,10 +253,11 @@ final class X11Clipboard: LocalClipboard {
 
     /// What is offered for `types`, each type's content from `content`; X11's text targets
     /// answered from UTF-8 text (ISO 8859-1 for `STRING`).
-    private static func offer(_ types: [String], since: Time,
+    private static func offer(_ types: [String], marked: Bool, since: Time,
                               content: @escaping @MainActor (String) async throws -> [UInt8]) -> X11SelectionOffer {
-        X11SelectionOffer(targets: X11ClipboardTargets.targets(offering: types).filter { $0 != "TARGETS" && $0 != "TIMESTAMP" },
+        X11SelectionOffer(targets: X11ClipboardTargets.targets(offering: types, marked: marked).filter { $0 != "TARGETS" && $0 != "TIMESTAMP" },
                           content: { target in
+                              if marked, target == ClipboardContent.promiseMarker { return (target, []) }
                               guard let type = X11ClipboardTargets.type(answering: target, among: types) else {
                                   throw ClipboardError.typeNotOffered(target)
                               }

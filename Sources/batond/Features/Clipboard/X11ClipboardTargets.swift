@@ -32,9 +32,9 @@ enum X11ClipboardTargets {
     /// The MIME types among an owner's `targets`, in its order, each once: X11's text targets
     /// become ``utf8Text`` (first, where the first text target stood); the display server's
     /// own targets (`TARGETS`, `TIMESTAMP`, `MULTIPLE`, `SAVE_TARGETS`…), names that are no
-    /// MIME type, and the password managers' hints are left out.
+    /// MIME type, the password managers' hints and the promise marker are left out.
     static func types(amongTargets targets: [String]) -> [String] {
-        let hints = Set(secretHints.map(\.target))
+        let hints = Set(secretHints.map(\.target) + [ClipboardContent.promiseMarker])
         var types: [String] = []
         for target in targets {
             let type: String
@@ -75,10 +75,12 @@ enum X11ClipboardTargets {
     }
 
     /// The targets this device offers while it holds the clipboard with `types`: the types,
-    /// X11's text targets when ``utf8Text`` is among them, and `TARGETS` and `TIMESTAMP`.
-    static func targets(offering types: [String]) -> [String] {
+    /// X11's text targets when ``utf8Text`` is among them, the promise marker when `marked`,
+    /// and `TARGETS` and `TIMESTAMP`.
+    static func targets(offering types: [String], marked: Bool) -> [String] {
         var targets = types
         if types.contains(utf8Text) { targets += textTargets.filter { !types.contains($0) } }
+        if marked { targets.append(ClipboardContent.promiseMarker) }
         return targets + ["TARGETS", "TIMESTAMP"]
     }
 

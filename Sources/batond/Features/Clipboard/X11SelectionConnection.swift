@@ -46,7 +46,7 @@ final class X11SelectionConnection {
     /// - Throws: ``ClipboardError/unavailable(_:)`` when there is no such display or it lacks
     ///   the XFixes extension.
     init(display name: String?) throws {
-        Self.installErrorHandlers()
+        XlibErrorHandlers.install()
         guard let opened = XOpenDisplay(name) else {
             throw ClipboardError.unavailable("cannot connect to the X display \(name ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? "(none)")")
         }
@@ -224,13 +224,5 @@ final class X11SelectionConnection {
 
     private static func isLost(_ display: OpaquePointer) -> Bool {
         lostDisplays.contains(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(display))))
-    }
-
-    /// A protocol error (a requestor's window gone mid-transfer) is ignored rather than
-    /// ending batond, as Xlib's default handler would; a lost connection is noted by the
-    /// display's exit handler.
-    private static func installErrorHandlers() {
-        XSetErrorHandler { _, _ in 0 }
-        XSetIOErrorHandler { _ in 0 }
     }
 }

@@ -56,7 +56,7 @@ final class ActiveWindowWatcher {
     /// watches nothing otherwise.
     func start() {
         guard display == nil, let name = Self.displayToWatch(in: ProcessInfo.processInfo.environment) else { return }
-        Self.installErrorHandlers()
+        XlibErrorHandlers.install()
         guard let opened = XOpenDisplay(name) else { return }
         // Without this, Xlib ends the process when the display goes away.
         XSetIOErrorExitHandler(opened, { _, _ in ActiveWindowWatcher.connectionLost = true }, nil)
@@ -143,16 +143,6 @@ final class ActiveWindowWatcher {
     /// Set by the I/O error handler: the display went away.
     nonisolated(unsafe) private static var connectionLost = false
 
-    /// A protocol error (a window gone between the event and the read) is ignored rather than
-    /// ending batond, as Xlib's default handler would; a lost connection is noted (and the
-    /// display's exit handler keeps Xlib from ending the process) and the watcher stops.
-    private static func installErrorHandlers() {
-        XSetErrorHandler { _, _ in 0 }
-        XSetIOErrorHandler { _ in
-            ActiveWindowWatcher.connectionLost = true
-            return 0
-        }
-    }
 
     private static func property(_ display: OpaquePointer, _ window: Window, _ atom: Atom, type: Atom,
                                  _ body: (UnsafeMutablePointer<UInt8>, Int, Int32) -> Void) {

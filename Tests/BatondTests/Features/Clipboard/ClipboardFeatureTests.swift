@@ -214,6 +214,31 @@ final class ClipboardFeatureTests: InProcessNetworkTestCase {
         await expect("its device's link closing ends the promise") { self.clipboard.withdrawals == 2 }
     }
 
+    func testNoCopyGoesBackToTheDeviceItCameFrom() async throws {
+        let phone = try await fixture.link()
+        phone.send(.clipboardOffer(PeerClipboardOffer(token: PeerClipboardOffer.makeToken(), items: [.init(type: text)], lifetime: 60)))
+        await expect("the announcement is promised") { self.clipboard.holdsPromise }
+        clipboard.copy([text: Array("theirs".utf8)], promise: true)
+        _ = await pumpMainLoop(timeout: 0.3) { false }
+        XCTAssertFalse(phone.received.contains(where: isOffer), "another device's promise on this display is not announced")
+        XCTAssertNil(feature.promise, "it replaced this device's")
+
+        phone.send(.clipboardOffer(PeerClipboardOffer(token: PeerClipboardOffer.makeToken(), items: [.init(type: text)], lifetime: 60)))
+        await expect("the next announcement is promised") { self.clipboard.holdsPromise }
+        let paste = Outcome { try await self.clipboard.paste(self.text) }
+        let fetch = await phone.first { if case .clipboardFetch(let request, _, _) = $0 { request } else { nil } }
+        for part in PeerClipboardAnswer.parts(of: Array("theirs".utf8)) { phone.send(.clipboardData(request: try XCTUnwrap(fetch), part)) }
+        _ = try await paste.get()
+        clipboard.copy([text: Array("theirs".utf8)])
+        _ = await pumpMainLoop(timeout: 0.3) { false }
+        XCTAssertFalse(phone.received.contains(where: isOffer), "what was just pasted, copied again at once (a clipboard manager), is not announced back")
+        XCTAssertNil(feature.promise)
+
+        _ = await pumpMainLoop(timeout: ClipboardFeature.repeatedPasteWindow + 0.1) { false }
+        clipboard.copy([text: Array("mine".utf8)])
+        _ = try await offer(to: phone)
+    }
+
     func testAPromiseExpiresAfterTheShorterLifetime() async throws {
         feature.lifetime = 1
         let phone = try await fixture.link()
