@@ -16,6 +16,8 @@ class BatondPeerTestCase: XCTestCase {
     var address = ""
     /// The test's devices, whose links are closed after the test.
     var peers: [TestPeer] = []
+    /// batond, once started.
+    var batond: ChildProcess?
 
     override func setUp() async throws {
         if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
@@ -34,7 +36,7 @@ class BatondPeerTestCase: XCTestCase {
     /// Starts batond with `arguments`, named `name` (`--name`, which also keeps it from being
     /// renamed) unless that is `nil`, and reads its device id and address.
     func startBatond(named name: String? = "alpha", _ arguments: [String] = []) throws {
-        try session.startBatond((name.map { ["--name", $0] } ?? []) + arguments)
+        batond = try session.startBatond((name.map { ["--name", $0] } ?? []) + arguments)
         let status = try DevicePair.status(of: session)
         deviceID = status["device-id"] as? String ?? ""
         address = status["listen"] as? String ?? ""

@@ -272,7 +272,9 @@ final class ClipboardFeature: PeerFeature {
     private func take(_ offer: PeerClipboardOffer, from deviceID: String) {
         guard offerRate.allow(deviceID, now: ProcessInfo.processInfo.systemUptime) else {
             if throttled.insert(deviceID).inserted {
-                network.log(.notice, from: deviceID, "\(network.deviceName(deviceID)) announces more than \(Self.maximumOffersPerMinute) copies a minute: the others are dropped")
+                // Outside the device's log budget, which the copies it announced may have spent:
+                // once until one of its announcements is taken again.
+                network.logger.notice("\(network.deviceName(deviceID)) announces more than \(Self.maximumOffersPerMinute) copies a minute: the others are dropped")
             }
             return
         }
