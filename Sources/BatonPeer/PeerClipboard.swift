@@ -2,7 +2,7 @@ import BatonGLib
 
 /// What a device announces when its person copies something (``PeerMessage/clipboardOffer(_:)``):
 /// the types it can be pasted as, never the content, which moves only when a paired device
-/// pastes (``PeerMessage/clipboardFetch(request:token:type:)``).
+/// pastes (``PeerMessage/clipboardFetch(request:token:type:offset:)``).
 public struct PeerClipboardOffer: Hashable, Sendable {
     /// One type the copy can be pasted as, and its size in bytes when the origin knows it.
     public struct Item: Hashable, Sendable {
@@ -32,7 +32,11 @@ public struct PeerClipboardOffer: Hashable, Sendable {
     /// The hex digits of a token (16 random bytes).
     public static let tokenLength = 32
     /// The most bytes of one type a device sends, in ``PeerClipboardAnswer/part(offset:total:bytes:)``s.
-    public static let maximumDataSize = 4 << 20
+    public static let maximumDataSize = 32 << 20
+    /// The most bytes one fetch is answered with: a larger content is fetched window by
+    /// window, each fetch asking from where the last ended, so that it moves no faster than
+    /// the pasting device takes it and the link's other messages pass between its windows.
+    public static let maximumWindow = 1 << 20
     /// The most bytes one part carries: a part stays well within a frame (``PeerFrame/maximumBodySize``).
     public static let maximumPartSize = 192 << 10
 
@@ -154,14 +158,26 @@ public enum PeerClipboardAnswer: Hashable, Sendable {
     case part(offset: UInt32, total: UInt32, bytes: [UInt8])
     case failed(PeerClipboardFailure)
 
-    /// The parts `content` is sent in.
-    public static func parts(of content: [UInt8]) -> [PeerClipboardAnswer] {
+    /// The parts a fetch from `offset` is answered with: the window of `content` from there,
+    /// at most ``PeerClipboardOffer/maximumWindow`` bytes, in parts of at most
+    /// ``PeerClipboardOffer/maximumPartSize``; none when `offset` is past the end.
+    public static func parts(of content: [UInt8], from offset: Int = 0) -> [PeerClipboardAnswer] {
         let total = UInt32(content.count)
-        guard !content.isEmpty else { return [.part(offset: 0, total: 0, bytes: [])] }
-        return stride(from: 0, to: content.count, by: PeerClipboardOffer.maximumPartSize).map { start in
+        guard !content.isEmpty else { return offset == 0 ? [.part(offset: 0, total: 0, bytes: [])] : [] }
+        guard offset < content.count else { return [] }
+        let end = min(content.count, offset + PeerClipboardOffer.maximumWindow)
+        return stride(from: offset, to: end, by: PeerClipboardOffer.maximumPartSize).map { start in
             .part(offset: UInt32(start), total: total,
-                  bytes: Array(content[start..<min(content.count, start + PeerClipboardOffer.maximumPartSize)]))
+                  bytes: Array(content[start..<min(end, start + PeerClipboardOffer.maximumPartSize)]))
         }
+    }
+
+    /// Whether this part ends a window of a fetch from `offset`: the content's last, or the
+    /// last of ``PeerClipboardOffer/maximumWindow`` bytes from `offset`.
+    public func endsWindow(from offset: UInt32) -> Bool {
+        guard case .part(let start, let total, let bytes) = self else { return true }
+        let end = UInt64(start) + UInt64(bytes.count)
+        return end == UInt64(total) || end == UInt64(offset) + UInt64(PeerClipboardOffer.maximumWindow)
     }
 
     /// The fields it adds to the message's record: `offset`, `total` (u) and `bytes` (ay), or

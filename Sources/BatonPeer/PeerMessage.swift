@@ -135,9 +135,11 @@ public enum PeerMessage: Hashable, Sendable {
     /// The sender's announcement `token` is void: its clipboard changed to something it does
     /// not announce, or the announcement expired.
     case clipboardWithdraw(token: String)
-    /// A paste on the sender: the receiver's announced copy `token` as `type`.
-    case clipboardFetch(request: UInt32, token: String, type: String)
-    /// The answer to a `clipboardFetch`: one part of the content, or why not.
+    /// A paste on the sender: the receiver's announced copy `token` as `type`, from byte
+    /// `offset` on (0 first; then where the last window of the answer ended).
+    case clipboardFetch(request: UInt32, token: String, type: String, offset: UInt32 = 0)
+    /// The answer to a `clipboardFetch`: the parts of one window of the content
+    /// (``PeerClipboardOffer/maximumWindow`` bytes from the fetch's offset), or why not.
     case clipboardData(request: UInt32, PeerClipboardAnswer)
     case ping
     case pong
@@ -290,8 +292,8 @@ public enum PeerMessage: Hashable, Sendable {
             return offer.record
         case .clipboardWithdraw(let token):
             return ["token": .string(token)]
-        case .clipboardFetch(let request, let token, let type):
-            return ["request": .uint32(request), "token": .string(token), "type": .string(type)]
+        case .clipboardFetch(let request, let token, let type, let offset):
+            return ["request": .uint32(request), "token": .string(token), "type": .string(type), "offset": .uint32(offset)]
         case .clipboardData(let request, let answer):
             return answer.fields.merging(["request": .uint32(request)]) { _, request in request }
         }
@@ -415,7 +417,11 @@ public enum PeerMessage: Hashable, Sendable {
             guard PeerClipboardOffer.isType(type) else {
                 throw PeerProtocolError("clipboardFetch message: \"type\" must be TYPE/SUBTYPE with optional ;NAME=VALUE parameters")
             }
-            self = .clipboardFetch(request: try fields.uint32("request"), token: try fields.token("token"), type: type)
+            let offset = try fields.optionalUInt32("offset") ?? 0
+            guard offset < PeerClipboardOffer.maximumDataSize else {
+                throw PeerProtocolError("clipboardFetch message: \"offset\" must be within a content of at most \(PeerClipboardOffer.maximumDataSize) bytes")
+            }
+            self = .clipboardFetch(request: try fields.uint32("request"), token: try fields.token("token"), type: type, offset: offset)
         case .clipboardData:
             self = .clipboardData(request: try fields.uint32("request"), try PeerClipboardAnswer(record: record))
         case .ping: self = .ping

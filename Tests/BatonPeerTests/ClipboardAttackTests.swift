@@ -104,13 +104,13 @@ final class ClipboardAttackTests: BatondPeerTestCase {
 
         let start = peer.received.count
         let (paste, output) = try startPaste(on: display)
-        let asked = await peer.first(after: start) { if case .clipboardFetch(let request, let token, let type) = $0 { (request, token, type) } else { nil } }
+        let asked = await peer.first(after: start) { if case .clipboardFetch(let request, let token, let type, _) = $0 { (request, token, type) } else { nil } }
         let fetch = try XCTUnwrap(asked, "xclip's paste makes batond fetch")
         XCTAssertEqual(fetch.1, token)
         // Every fetch (xclip asks again as STRING when UTF8_STRING fails) is answered out of order.
         var answered: Set<UInt32> = []
         let ended = await pumpMainLoop(timeout: 10) {
-            for case .clipboardFetch(let request, _, _) in self.peer.received.dropFirst(start) where answered.insert(request).inserted {
+            for case .clipboardFetch(let request, _, _, _) in self.peer.received.dropFirst(start) where answered.insert(request).inserted {
                 self.peer.link.send(.clipboardData(request: request, .part(offset: 100, total: 200, bytes: Array(repeating: 65, count: 100))))
             }
             return !paste.isRunning

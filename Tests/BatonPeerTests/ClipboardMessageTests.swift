@@ -36,22 +36,43 @@ final class ClipboardMessageTests: XCTestCase {
         XCTAssertTrue(PeerProtocol.capabilities.contains(PeerCapability.clipboard))
     }
 
-    func testContentIsSentInPartsThatEachFitAFrame() throws {
-        let content = (0..<PeerClipboardOffer.maximumDataSize).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        let parts = PeerClipboardAnswer.parts(of: content)
-        XCTAssertEqual(parts.count, 22)
+    func testContentIsSentWindowByWindowInPartsThatEachFitAFrame() throws {
+        let content = (0..<(5 << 20) + 1000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         var joined: [UInt8] = []
-        for part in parts {
-            let frame = PeerMessage.clipboardData(request: 1, part).frame
-            XCTAssertLessThanOrEqual(frame.count - PeerFrame.headerSize, PeerFrame.maximumBodySize)
-            guard case .clipboardData(_, .part(let offset, let total, let bytes)) = try decode(.clipboardData(request: 1, part)) else {
-                return XCTFail("a part reads back as a part")
+        var windows = 0
+        while joined.count < content.count {
+            let windowStart = UInt32(joined.count)
+            let parts = PeerClipboardAnswer.parts(of: content, from: joined.count)
+            XCTAssertEqual(parts.count, min(6, Int((content.count - joined.count + PeerClipboardOffer.maximumPartSize - 1) / PeerClipboardOffer.maximumPartSize)),
+                           "a window of 1 MiB is six parts of at most 192 KiB")
+            windows += 1
+            for (index, part) in parts.enumerated() {
+                let frame = PeerMessage.clipboardData(request: 1, part).frame
+                XCTAssertLessThanOrEqual(frame.count - PeerFrame.headerSize, PeerFrame.maximumBodySize)
+                guard case .clipboardData(_, .part(let offset, let total, let bytes)) = try decode(.clipboardData(request: 1, part)) else {
+                    return XCTFail("a part reads back as a part")
+                }
+                XCTAssertEqual(Int(offset), joined.count)
+                XCTAssertEqual(Int(total), content.count)
+                XCTAssertEqual(part.endsWindow(from: windowStart), index == parts.count - 1, "only a window's last part ends it")
+                joined += bytes
             }
-            XCTAssertEqual(Int(offset), joined.count)
-            XCTAssertEqual(Int(total), content.count)
-            joined += bytes
         }
-        XCTAssertEqual(joined, content)
+        XCTAssertEqual(windows, 6)
+        XCTAssertTrue(joined == content, "the windows join into the content")
+        XCTAssertEqual(PeerClipboardAnswer.parts(of: content, from: content.count), [], "nothing past the end")
+        XCTAssertEqual(PeerClipboardAnswer.parts(of: []), [.part(offset: 0, total: 0, bytes: [])], "an empty copy is one empty part")
+
+        let fetch = PeerMessage.clipboardFetch(request: 7, token: PeerClipboardOffer.makeToken(), type: "image/png", offset: 1 << 20)
+        XCTAssertEqual(try decode(fetch), fetch, "a fetch says from where")
+        var record: [String: BusValue] = ["request": .uint32(7), "token": .string(PeerClipboardOffer.makeToken()), "type": .string("image/png")]
+        guard case .clipboardFetch(_, _, _, let offset) = try decode(.clipboardFetch, record) else {
+            return XCTFail("a fetch without an offset reads")
+        }
+        XCTAssertEqual(offset, 0, "from the start")
+        record["offset"] = .uint32(UInt32(PeerClipboardOffer.maximumDataSize))
+        XCTAssertThrowsError(try decode(.clipboardFetch, record),
+                             "an offset past the largest content")
     }
 
     func testHostileAnnouncementsAreRefused() throws {

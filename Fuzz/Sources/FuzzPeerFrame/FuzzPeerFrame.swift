@@ -171,7 +171,7 @@ extension PeerFrameHarness {
                                     .reachBackResult(request: 4, problem: "")]),
             "clipboard": (0x0A, [.clipboardOffer(PeerClipboardOffer(token: clipboardToken, items: [
                                     .init(type: "text/plain;charset=utf-8", size: 5), .init(type: "image/png")], lifetime: 120)),
-                                 .clipboardFetch(request: 5, token: clipboardToken, type: "text/plain;charset=utf-8"),
+                                 .clipboardFetch(request: 5, token: clipboardToken, type: "text/plain;charset=utf-8", offset: 1 << 20),
                                  .clipboardData(request: 5, .part(offset: 0, total: 5, bytes: Array("hello".utf8))),
                                  .clipboardData(request: 6, .failed(.expired)),
                                  .clipboardWithdraw(token: clipboardToken)]),

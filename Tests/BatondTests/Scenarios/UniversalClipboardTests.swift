@@ -76,7 +76,7 @@ final class UniversalClipboardTests: XCTestCase {
     }
 
     func testAnImageArrivesByteForByte() throws {
-        var image = [UInt8](repeating: 0, count: 2 << 20)
+        var image = [UInt8](repeating: 0, count: 5 << 20)
         for index in image.indices { image[index] = UInt8.random(in: 0...255) }
         try copy(image, type: "image/png", on: displayA)
         try waitForPromise(on: devices.b, of: "alpha")
@@ -84,7 +84,7 @@ final class UniversalClipboardTests: XCTestCase {
         XCTAssertTrue(targets.contains("image/png"), "B's clipboard offers the image: \(targets)")
         let started = Date()
         let pasted = try paste(on: displayB, target: "image/png")
-        print("UniversalClipboardTests: a 2 MiB image pasted on B in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
+        print("UniversalClipboardTests: a 5 MiB image pasted on B in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
         XCTAssertTrue(pasted == image, "the image arrives byte for byte (\(pasted.count) of \(image.count) bytes)")
     }
 

@@ -39,6 +39,9 @@ final class ClipboardFeature: PeerFeature {
     private(set) var promise: (deviceID: String, token: String, types: [String], expires: Date)?
     /// This device's fetches waiting for their answer, by request number.
     private var fetches: [UInt32: PendingFetch] = [:]
+    /// The copy read for each device's paste that is larger than one window, kept for the
+    /// device's fetches of the next windows: by device id.
+    private var readCopies: [String: (token: String, type: String, bytes: [UInt8])] = [:]
     /// Fetches being answered, by device id.
     private var served: [String: Int] = [:]
     /// Announcements taken per device.
@@ -53,12 +56,15 @@ final class ClipboardFeature: PeerFeature {
     /// the person's.
     static let repeatedPasteWindow = 0.5
 
-    /// A fetch of this device: the device asked, the bytes so far, and how it ends.
+    /// A fetch of this device: the device asked, the type, the bytes so far, where the
+    /// window being answered began, and how that window ends.
     private struct PendingFetch {
         let deviceID: String
+        let type: String
         var bytes: [UInt8] = []
         var total: UInt32?
-        let finish: @MainActor (Result<[UInt8], ClipboardError>) -> Void
+        var windowStart: UInt32 = 0
+        var finishWindow: (@MainActor (Result<Void, ClipboardError>) -> Void)?
     }
 
     init(network: PeerNetwork) {
@@ -90,7 +96,8 @@ final class ClipboardFeature: PeerFeature {
                 network.log(.info, from: device.id, "\(network.deviceName(device.id)) withdrew its copy")
                 endPromise()
             }
-        case .clipboardFetch(let request, let token, let type): answer(request, token: token, type: type, from: device.id)
+        case .clipboardFetch(let request, let token, let type, let offset):
+            answer(request, token: token, type: type, offset: offset, from: device.id)
         case .clipboardData(let request, let answer): received(answer, for: request, from: device.id)
         default: break
         }
@@ -102,6 +109,7 @@ final class ClipboardFeature: PeerFeature {
             announce(to: device.id)
         case .unlinked(let reason), .unpaired(let reason):
             announcement?.devices.remove(device.id)
+            readCopies[device.id] = nil
             if promise?.deviceID == device.id { endPromise() }
             failFetches(of: device.id, .unavailable(reason))
         case .renamed:
@@ -121,6 +129,7 @@ final class ClipboardFeature: PeerFeature {
         guard let live = announcement else { return }
         for deviceID in network.paired.devices.keys where !sharesClipboard(with: deviceID) {
             announcement?.withheld.insert(deviceID)
+            readCopies[deviceID] = nil
             guard live.devices.contains(deviceID) else { continue }
             network.send(.clipboardWithdraw(token: live.offer.token), to: deviceID, needing: PeerCapability.clipboard)
             announcement?.devices.remove(deviceID)
@@ -136,7 +145,16 @@ final class ClipboardFeature: PeerFeature {
         if let promise {
             parts.append("a copy of \(network.deviceName(promise.deviceID)) (\(promise.types.joined(separator: ", "))) ready to paste")
         }
+        for fetch in fetches.values.sorted(by: { $0.bytes.count > $1.bytes.count }) {
+            let total = fetch.total.map { " of \(Self.megabytes(Int($0)))" } ?? ""
+            parts.append("pasting \(network.deviceName(fetch.deviceID))'s copy (\(fetch.type)): \(Self.megabytes(fetch.bytes.count))\(total)")
+        }
         return parts.isEmpty ? "nothing copied lately" : parts.joined(separator: "; ")
+    }
+
+    /// `bytes` in megabytes, one decimal.
+    private static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
 
     // MARK: This device's copies
@@ -211,6 +229,7 @@ final class ClipboardFeature: PeerFeature {
 
     /// Withdraws the live copy from the devices told of it.
     private func withdrawAnnouncement() {
+        readCopies = [:]
         guard let live = announcement else { return }
         announcement = nil
         for deviceID in live.devices {
@@ -218,8 +237,9 @@ final class ClipboardFeature: PeerFeature {
         }
     }
 
-    /// Answers a paired device's paste: the current copy's `type`, read now, in parts.
-    private func answer(_ request: UInt32, token: String, type: String, from deviceID: String) {
+    /// Answers a paired device's paste: the current copy's `type`, read now (the first
+    /// window) or kept from that read (the next), one window from `offset` in parts.
+    private func answer(_ request: UInt32, token: String, type: String, offset: UInt32, from deviceID: String) {
         let refusal: PeerClipboardFailure? = if !sharesClipboard(with: deviceID) {
             .refused
         } else if announcement?.offer.token != token || (announcement?.expires ?? .distantPast) <= Date() {
@@ -238,6 +258,7 @@ final class ClipboardFeature: PeerFeature {
             network.send(.clipboardData(request: request, .failed(refusal)), to: deviceID)
             return
         }
+        guard offset == 0 else { return answerNextWindow(request, token: token, type: type, offset: offset, to: deviceID) }
         guard let clipboard else { return }
         served[deviceID, default: 0] += 1
         Task { @MainActor in
@@ -249,6 +270,8 @@ final class ClipboardFeature: PeerFeature {
             do {
                 let bytes = try await clipboard.read(type, limit: PeerClipboardOffer.maximumDataSize)
                 guard bytes.count <= PeerClipboardOffer.maximumDataSize else { throw ClipboardError.tooLarge(limit: PeerClipboardOffer.maximumDataSize) }
+                guard announcement?.offer.token == token else { throw ClipboardError.changed }
+                if bytes.count > PeerClipboardOffer.maximumWindow { readCopies[deviceID] = (token, type, bytes) }
                 for part in PeerClipboardAnswer.parts(of: bytes) {
                     network.send(.clipboardData(request: request, part), to: deviceID)
                 }
@@ -263,6 +286,21 @@ final class ClipboardFeature: PeerFeature {
                 network.send(.clipboardData(request: request, .failed(failure)), to: deviceID)
             }
         }
+    }
+
+    /// Answers a fetch of a window after the first, from the copy read for the first; a
+    /// device with no such copy kept (another paste since, or the copy replaced) is told the
+    /// copy is unreadable.
+    private func answerNextWindow(_ request: UInt32, token: String, type: String, offset: UInt32, to deviceID: String) {
+        guard let copy = readCopies[deviceID], copy.token == token, copy.type == type, Int(offset) < copy.bytes.count else {
+            network.log(.info, from: deviceID, "\(network.deviceName(deviceID)) asked for a copy as \(type) from byte \(offset), which was not read for it")
+            network.send(.clipboardData(request: request, .failed(.unreadable)), to: deviceID)
+            return
+        }
+        for part in PeerClipboardAnswer.parts(of: copy.bytes, from: Int(offset)) {
+            network.send(.clipboardData(request: request, part), to: deviceID)
+        }
+        if Int(offset) + PeerClipboardOffer.maximumWindow >= copy.bytes.count { readCopies[deviceID] = nil }
     }
 
     // MARK: Other devices' copies
@@ -319,10 +357,30 @@ final class ClipboardFeature: PeerFeature {
         network.nextRequest &+= 1
         let timeout = network.fetchTimeout
         let started = Date()
-        let result = await TimedWait.value(timeout: timeout) { (finish: @escaping @MainActor (Result<[UInt8], ClipboardError>) -> Void) in
-            fetches[request] = PendingFetch(deviceID: deviceID, finish: finish)
-            network.send(.clipboardFetch(request: request, token: token, type: type), to: deviceID, needing: PeerCapability.clipboard)
-        } ?? .failure(.timedOut)
+        fetches[request] = PendingFetch(deviceID: deviceID, type: type)
+        var result: Result<[UInt8], ClipboardError>
+        // Window by window, each within the fetch timeout, until the content is whole.
+        while true {
+            let offset = UInt32(fetches[request]?.bytes.count ?? 0)
+            let window = await TimedWait.value(timeout: timeout) { (finish: @escaping @MainActor (Result<Void, ClipboardError>) -> Void) in
+                fetches[request]?.windowStart = offset
+                fetches[request]?.finishWindow = finish
+                network.send(.clipboardFetch(request: request, token: token, type: type, offset: offset), to: deviceID,
+                             needing: PeerCapability.clipboard)
+            } ?? .failure(.timedOut)
+            guard let pending = fetches[request] else {
+                result = .failure(.changed)
+                break
+            }
+            if case .failure(let error) = window {
+                result = .failure(error)
+                break
+            }
+            if let total = pending.total, pending.bytes.count == Int(total) {
+                result = .success(pending.bytes)
+                break
+            }
+        }
         fetches[request] = nil
         network.discardIfIdle(deviceID)
         switch result {
@@ -335,35 +393,36 @@ final class ClipboardFeature: PeerFeature {
         return try result.get()
     }
 
-    /// A part of a fetch's answer, or its failure.
+    /// A part of a fetch's answer, or its failure: the window being answered ends with the
+    /// failure, a part out of order, or its last part.
     private func received(_ answer: PeerClipboardAnswer, for request: UInt32, from deviceID: String) {
-        guard var fetch = fetches[request], fetch.deviceID == deviceID else { return }
+        guard var fetch = fetches[request], fetch.deviceID == deviceID, let finish = fetch.finishWindow else { return }
         switch answer {
         case .failed(let failure):
-            fetches[request] = nil
-            fetch.finish(.failure(failure == .tooLarge ? .tooLarge(limit: PeerClipboardOffer.maximumDataSize)
-                                  : .unavailable("\(network.deviceName(deviceID)): \(failure)")))
+            fetch.finishWindow = nil
+            fetches[request] = fetch
+            finish(.failure(failure == .tooLarge ? .tooLarge(limit: PeerClipboardOffer.maximumDataSize)
+                            : .unavailable("\(network.deviceName(deviceID)): \(failure)")))
         case .part(let offset, let total, let bytes):
             guard offset == fetch.bytes.count, fetch.total.map({ $0 == total }) ?? true else {
-                fetches[request] = nil
+                fetch.finishWindow = nil
+                fetches[request] = fetch
                 network.log(.notice, from: deviceID, "\(network.deviceName(deviceID)) sent a copy's parts out of order")
-                return fetch.finish(.failure(.unavailable("\(network.deviceName(deviceID)) sent the copy out of order")))
+                return finish(.failure(.unavailable("\(network.deviceName(deviceID)) sent the copy out of order")))
             }
             fetch.total = total
             fetch.bytes += bytes
-            if fetch.bytes.count == Int(total) {
-                fetches[request] = nil
-                fetch.finish(.success(fetch.bytes))
-            } else {
-                fetches[request] = fetch
-            }
+            let ended = answer.endsWindow(from: fetch.windowStart)
+            if ended { fetch.finishWindow = nil }
+            fetches[request] = fetch
+            if ended { finish(.success(())) }
         }
     }
 
     private func failFetches(of deviceID: String, _ error: ClipboardError) {
         for (request, fetch) in fetches where fetch.deviceID == deviceID {
-            fetches[request] = nil
-            fetch.finish(.failure(error))
+            fetches[request]?.finishWindow = nil
+            fetch.finishWindow?(.failure(error))
         }
     }
 

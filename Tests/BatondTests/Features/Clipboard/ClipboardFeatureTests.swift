@@ -129,6 +129,60 @@ final class ClipboardFeatureTests: InProcessNetworkTestCase {
         XCTAssertEqual(clipboard.reads.first?.limit, PeerClipboardOffer.maximumDataSize)
     }
 
+    func testALargeCopyIsServedWindowByWindowFromOneRead() async throws {
+        let phone = try await fixture.link()
+        let laptop = try await fixture.link(name: "Laptop")
+        let image = (0..<(5 << 20) / 2).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        clipboard.copy(["image/png": image])
+        let announced = try await offer(to: phone)
+        var joined: [UInt8] = []
+        var request: UInt32 = 20
+        while joined.count < image.count {
+            let start = phone.received.count
+            phone.send(.clipboardFetch(request: request, token: announced.token, type: "image/png", offset: UInt32(joined.count)))
+            let windowStart = UInt32(joined.count)
+            var parts: [PeerClipboardAnswer] = []
+            _ = await pumpMainLoop(timeout: 5) {
+                parts = phone.received.dropFirst(start).compactMap { if case .clipboardData(request, let answer) = $0 { answer } else { nil } }
+                return parts.last?.endsWindow(from: windowStart) == true
+            }
+            XCTAssertLessThanOrEqual(parts.count, 6, "one window a fetch")
+            for case .part(_, _, let bytes) in parts { joined += bytes }
+            request += 1
+            if parts.isEmpty { break }
+        }
+        XCTAssertTrue(joined == image, "the windows join into the copy (\(joined.count) of \(image.count) bytes)")
+        XCTAssertEqual(request, 23, "three windows")
+        XCTAssertEqual(clipboard.reads.count, 1, "read once, for the first")
+
+        let laptopsToken = try await offer(to: laptop).token
+        laptop.send(.clipboardFetch(request: 1, token: laptopsToken, type: "image/png", offset: 1 << 20))
+        await expectAnswers(1, to: laptop, [.failed(.unreadable)])
+    }
+
+    func testALargePromiseIsFetchedWindowByWindow() async throws {
+        let phone = try await fixture.link()
+        let token = PeerClipboardOffer.makeToken()
+        phone.send(.clipboardOffer(PeerClipboardOffer(token: token, items: [.init(type: "image/png")], lifetime: 60)))
+        await expect("the announcement is promised") { self.clipboard.holdsPromise }
+        let image = (0..<(5 << 20) / 2).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        let paste = Outcome { try await self.clipboard.paste("image/png") }
+        var offsets: [UInt32] = []
+        var answered = 0
+        let done = await pumpMainLoop(timeout: 10) {
+            for case .clipboardFetch(let request, _, _, let offset) in phone.received.dropFirst(answered) {
+                offsets.append(offset)
+                for part in PeerClipboardAnswer.parts(of: image, from: Int(offset)) { phone.send(.clipboardData(request: request, part)) }
+            }
+            answered = phone.received.count
+            return offsets.count == 3 && self.feature.summary.contains("pasting") == false
+        }
+        XCTAssertTrue(done)
+        XCTAssertEqual(offsets, [0, 1 << 20, 2 << 20], "each fetch asks from where the last window ended")
+        let pasted = try await paste.get()
+        XCTAssertTrue(pasted == image, "the paste gets the whole copy")
+    }
+
     func testUnknownTokensOtherTypesAndContentOverTheCapAreRefused() async throws {
         let phone = try await fixture.link()
         clipboard.copy([text: Array("hello".utf8), "image/png": Array(repeating: 1, count: PeerClipboardOffer.maximumDataSize + 1)])
@@ -164,7 +218,7 @@ final class ClipboardFeatureTests: InProcessNetworkTestCase {
 
         let image = (0..<250_000).map { UInt8(truncatingIfNeeded: $0) }
         let paste = Outcome { try await self.clipboard.paste("image/png") }
-        let fetch = await phone.first { if case .clipboardFetch(let request, let token, let type) = $0 { (request, token, type) } else { nil } }
+        let fetch = await phone.first { if case .clipboardFetch(let request, let token, let type, _) = $0 { (request, token, type) } else { nil } }
         let asked = try XCTUnwrap(fetch)
         XCTAssertEqual(asked.1, token)
         XCTAssertEqual(asked.2, "image/png")
@@ -174,7 +228,7 @@ final class ClipboardFeatureTests: InProcessNetworkTestCase {
         XCTAssertFalse(feature.holdsState(for: phone.deviceID))
 
         let refused = Outcome { try await self.clipboard.paste(self.text) }
-        let second = await phone.first { if case .clipboardFetch(let request, _, let type) = $0, type == self.text { request } else { nil } }
+        let second = await phone.first { if case .clipboardFetch(let request, _, let type, _) = $0, type == self.text { request } else { nil } }
         phone.send(.clipboardData(request: try XCTUnwrap(second), .failed(.unreadable)))
         do {
             _ = try await refused.get()
@@ -226,7 +280,7 @@ final class ClipboardFeatureTests: InProcessNetworkTestCase {
         phone.send(.clipboardOffer(PeerClipboardOffer(token: PeerClipboardOffer.makeToken(), items: [.init(type: text)], lifetime: 60)))
         await expect("the next announcement is promised") { self.clipboard.holdsPromise }
         let paste = Outcome { try await self.clipboard.paste(self.text) }
-        let fetch = await phone.first { if case .clipboardFetch(let request, _, _) = $0 { request } else { nil } }
+        let fetch = await phone.first { if case .clipboardFetch(let request, _, _, _) = $0 { request } else { nil } }
         for part in PeerClipboardAnswer.parts(of: Array("theirs".utf8)) { phone.send(.clipboardData(request: try XCTUnwrap(fetch), part)) }
         _ = try await paste.get()
         clipboard.copy([text: Array("theirs".utf8)])
