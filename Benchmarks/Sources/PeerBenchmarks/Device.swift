@@ -61,7 +61,8 @@ final class Device {
         return steps.mapValues { median($0) }
     }
 
-    func startBatond(_ executable: String, arguments: [String], logLevel: String = "warning", listen: String = "127.0.0.1:0") throws {
+    func startBatond(_ executable: String, arguments: [String], logLevel: String = "warning", listen: String = "127.0.0.1:0",
+                     environment extra: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--listen", listen, "--no-discovery", "--log-level", logLevel,
@@ -71,6 +72,7 @@ final class Device {
         environment["DBUS_SESSION_BUS_ADDRESS"] = address
         environment["XDG_DATA_DIRS"] = root.path
         environment["XDG_DATA_HOME"] = root.path
+        environment.merge(extra) { $1 }
         process.environment = environment
         process.standardError = try FileHandle(forWritingTo: {
             let log = root.appendingPathComponent("batond.log")

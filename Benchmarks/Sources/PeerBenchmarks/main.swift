@@ -21,6 +21,9 @@ import Foundation
 //                         linked only through a private strelaysrv, beside the floor through
 //                         it; then with 50 ms added each way on each device's path to it
 //                         (RelayBenchmark.swift; `--relay-only` runs only these)
+//   clipboard:            a copy with xclip on A's Xvfb pasted with xclip on B's, 1 KiB of text
+//                         and a 5 MiB image, beside the same paste of a copy made on B and the
+//                         link floors (Clipboard.swift; `--clipboard-only` runs only these)
 //   at rest:              a batond alone and as the hub of 10 paired batonds: private memory
 //                         and wake-ups per second
 //
@@ -157,6 +160,7 @@ func run(batond: String) async throws {
                  median(pairRatios) * 100, (pairRatios.first ?? 0) * 100, (pairRatios.last ?? 0) * 100))
     print("  first byte after OpenContinuationStream (open over the link, request, answer)  \(milliseconds(median(firstBytes)))")
     withExtendedLifetime((origin, target, busA, busB)) {}
+    try await runClipboard(batond: batond, openLinkFloor: median(floor.warm))
 }
 
 /// Prints a batond at rest, alone and with `peers` paired devices, against its targets.
@@ -179,20 +183,27 @@ func runRest(batond: String, peers: Int) async throws {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
-guard let batond = arguments.first, arguments.count == 1 || arguments.dropFirst() == ["--relay-only"] else {
-    FileHandle.standardError.write(Data("usage: PeerBenchmarks PATH-TO-BATOND [--relay-only]\n".utf8))
+guard let batond = arguments.first, arguments.count == 1 || ["--relay-only", "--clipboard-only"].contains(arguments.dropFirst().first ?? "") else {
+    FileHandle.standardError.write(Data("usage: PeerBenchmarks PATH-TO-BATOND [--relay-only | --clipboard-only]\n".utf8))
     exit(2)
 }
-let relayOnly = arguments.count == 2
+let only = arguments.dropFirst().first
 let status: Int32 = MainActor.assumeIsolated {
     MainQueueBridge.install()
     let loop = g_main_loop_new(nil, 0)
     var status: Int32 = 0
     Task { @MainActor in
         do {
-            if !relayOnly { try await run(batond: batond) }
-            try await runRelay(batond: batond)
-            if !relayOnly { try await runRest(batond: batond, peers: 10) }
+            switch only {
+            case "--relay-only":
+                try await runRelay(batond: batond)
+            case "--clipboard-only":
+                try await runClipboard(batond: batond, openLinkFloor: median(try await measureFloor(payloadSize: 1024).warm))
+            default:
+                try await run(batond: batond)
+                try await runRelay(batond: batond)
+                try await runRest(batond: batond, peers: 10)
+            }
         } catch {
             FileHandle.standardError.write(Data("network benchmarks failed: \(error)\n".utf8))
             status = 1
