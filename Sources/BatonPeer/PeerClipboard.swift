@@ -32,7 +32,7 @@ public struct PeerClipboardOffer: Hashable, Sendable {
     /// The hex digits of a token (16 random bytes).
     public static let tokenLength = 32
     /// The most bytes of one type a device sends, in ``PeerClipboardAnswer/part(offset:total:bytes:)``s.
-    public static let maximumDataSize = 32 << 20
+    public static let maximumDataSize = 64 << 20
     /// The most bytes one fetch is answered with: a larger content is fetched window by
     /// window, each fetch asking from where the last ended, so that it moves no faster than
     /// the pasting device takes it and the link's other messages pass between its windows.
@@ -162,13 +162,19 @@ public enum PeerClipboardAnswer: Hashable, Sendable {
     /// at most ``PeerClipboardOffer/maximumWindow`` bytes, in parts of at most
     /// ``PeerClipboardOffer/maximumPartSize``; none when `offset` is past the end.
     public static func parts(of content: [UInt8], from offset: Int = 0) -> [PeerClipboardAnswer] {
-        let total = UInt32(content.count)
         guard !content.isEmpty else { return offset == 0 ? [.part(offset: 0, total: 0, bytes: [])] : [] }
         guard offset < content.count else { return [] }
         let end = min(content.count, offset + PeerClipboardOffer.maximumWindow)
-        return stride(from: offset, to: end, by: PeerClipboardOffer.maximumPartSize).map { start in
-            .part(offset: UInt32(start), total: total,
-                  bytes: Array(content[start..<min(end, start + PeerClipboardOffer.maximumPartSize)]))
+        return parts(ofWindow: Array(content[offset..<end]), at: offset, total: content.count)
+    }
+
+    /// The parts of `window`, the bytes from `offset` of a content `total` bytes long (a
+    /// file's, read from there).
+    public static func parts(ofWindow window: [UInt8], at offset: Int, total: Int) -> [PeerClipboardAnswer] {
+        guard !window.isEmpty else { return total == 0 ? [.part(offset: 0, total: 0, bytes: [])] : [] }
+        return stride(from: 0, to: window.count, by: PeerClipboardOffer.maximumPartSize).map { start in
+            .part(offset: UInt32(offset + start), total: UInt32(total),
+                  bytes: Array(window[start..<min(window.count, start + PeerClipboardOffer.maximumPartSize)]))
         }
     }
 

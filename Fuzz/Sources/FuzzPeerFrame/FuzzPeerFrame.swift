@@ -68,6 +68,14 @@ private func read(_ kind: UInt8, _ body: [UInt8]) -> Bool {
         return false
     }
     Fuzz.require(inPlace == message, "the body read in place gave \(String(describing: inPlace)), not \(message)")
+    // A part's bytes may be a list of copied files (the clipboard's files), read as one.
+    if case .clipboardData(_, .part(_, _, let bytes)) = message,
+       let files = Fuzz.refused(as: PeerProtocolError.self, "a list of copied files", { try PeerClipboardFiles(bytes: bytes) }) {
+        Fuzz.require(files.isWithinCaps, "a list of copied files over its caps was read: \(files.files.count) files")
+        Fuzz.orFail("a list of copied files does not survive its bytes") {
+            Fuzz.require(try PeerClipboardFiles(bytes: files.bytes) == files, "a list of copied files changed on its way")
+        }
+    }
     Fuzz.require(message.isAllowedBeforePairing == PeerMessage.isAllowedBeforePairing(kind: kind),
                  "\(message) and its kind \(kind) disagree on pairing")
     let frame = message.frame
@@ -140,6 +148,7 @@ extension PeerFrameHarness {
                                       expirationDate: Date(timeIntervalSince1970: 2_000_000_000))
         let nonce = [UInt8](repeating: 7, count: PairingNonce.size)
         let clipboardToken = "00112233445566778899aabbccddeeff"
+        let copiedFiles = PeerClipboardFiles(files: [.init(name: "Beach photo.png", size: 3 << 20), .init(name: "notes.txt", size: 9)]).bytes
         let streams: [String: (control: UInt8, messages: [PeerMessage])] = [
             "hello-ping": (0x83, [.hello(PeerHello(deviceID: "0123456789abcdef0123456789abcdef", name: "laptop", port: 48_100)),
                                   .ping, .pong]),
@@ -175,6 +184,7 @@ extension PeerFrameHarness {
                                  .clipboardData(request: 5, .part(offset: 0, total: 5, bytes: Array("hello".utf8))),
                                  .clipboardData(request: 6, .failed(.expired)),
                                  .clipboardWithdraw(token: clipboardToken)]),
+            "clipboard-files": (0x0C, [.clipboardData(request: 7, .part(offset: 0, total: UInt32(copiedFiles.count), bytes: copiedFiles))]),
         ]
         var seeds: [String: [UInt8]] = [:]
         for (name, stream) in streams {

@@ -28,7 +28,7 @@ final class UniversalClipboardTests: XCTestCase {
         displayA = try VirtualDisplay()
         displayB = try VirtualDisplay()
         devices = try DevicePair(batondArguments: ["--clipboard-lifetime", "\(lifetime)"],
-                                 displayA: displayA.name, displayB: displayB.name)
+                                 displayA: displayA.name, displayB: displayB.name, homesInRoots: name.contains("Files"))
         if paired { try devices.pair() }
     }
 
@@ -86,6 +86,47 @@ final class UniversalClipboardTests: XCTestCase {
         let pasted = try paste(on: displayB, target: "image/png")
         print("UniversalClipboardTests: a 5 MiB image pasted on B in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
         XCTAssertTrue(pasted == image, "the image arrives byte for byte (\(pasted.count) of \(image.count) bytes)")
+    }
+
+    func testCopiedFilesArriveInContinuedFromOnBAndPasteAsTheirPaths() throws {
+        let pictures = devices.a.root.appendingPathComponent("Pictures")
+        try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
+        let photo = pictures.appendingPathComponent("Beach photo.png")
+        let notes = devices.a.root.appendingPathComponent("notes.txt")
+        try Data((0..<(3 << 20)).map { _ in UInt8.random(in: 0...255) }).write(to: photo)
+        try Data("Buy bread".utf8).write(to: notes)
+        // As Files (Nautilus) copies them.
+        let list = "copy\n" + [photo, notes].map(\.absoluteString).joined(separator: "\n")
+        try copy(Array(list.utf8), type: "x-special/gnome-copied-files", on: displayA)
+        try waitForPromise(on: devices.b, of: "alpha")
+        XCTAssertTrue(try status(of: devices.a).contains("application/x-baton-files"), "announced as files, never as A's paths")
+        XCTAssertFalse(devices.batondA.log.contains("pasted the list"), "nothing read before the paste")
+
+        let started = Date()
+        let pasted = String(decoding: try paste(on: displayB, target: "text/uri-list"), as: UTF8.self)
+        print("UniversalClipboardTests: 2 files (3 MiB) pasted on B in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
+        let urls = pasted.split(whereSeparator: \.isNewline).compactMap { URL(string: String($0)) }
+        XCTAssertEqual(urls.map(\.lastPathComponent), ["Beach photo.png", "notes.txt"], pasted)
+        for url in urls {
+            XCTAssertTrue(url.path.hasPrefix(devices.b.root.path), "in B's home: \(url.path)")
+            XCTAssertTrue(url.path.contains("/Continued from alpha/"), url.path)
+        }
+        XCTAssertTrue(try Data(contentsOf: urls[0]) == Data(contentsOf: photo), "the photo arrives byte for byte")
+        XCTAssertEqual(try String(contentsOf: urls[1], encoding: .utf8), "Buy bread")
+
+        let nautilus = String(decoding: try paste(on: displayB, target: "x-special/gnome-copied-files"), as: UTF8.self)
+        XCTAssertEqual(nautilus, "copy\n" + urls.map(\.absoluteString).joined(separator: "\n"), "a file manager pastes the same files")
+        XCTAssertEqual(devices.batondA.log.components(separatedBy: "pasted the list of 2 copied files").count - 1, 1, "fetched once")
+
+        // A file in a hidden folder is not offered, nor the copy it is part of.
+        let hidden = devices.a.root.appendingPathComponent(".ssh")
+        try FileManager.default.createDirectory(at: hidden, withIntermediateDirectories: true)
+        try Data("secret key".utf8).write(to: hidden.appendingPathComponent("id_ed25519"))
+        try copy(Array((notes.absoluteString + "\r\n" + hidden.appendingPathComponent("id_ed25519").absoluteString).utf8),
+                 type: "text/uri-list", on: displayA)
+        XCTAssertTrue(waitUntil(timeout: 5) { self.devices.batondA.log.contains("copied files are not announced: a file outside the home folder or in a hidden folder") })
+        let lineB = try status(of: devices.b)
+        XCTAssertFalse(lineB.contains("ready to paste"), "B's promise was withdrawn: \(lineB)")
     }
 
     func testAPromiseExpiresAndBsClipboardHoldsWhatItHeldBefore() throws {

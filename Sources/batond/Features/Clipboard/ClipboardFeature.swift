@@ -1,3 +1,4 @@
+import BatonGLib
 import BatonPeer
 import Foundation
 
@@ -19,9 +20,6 @@ final class ClipboardFeature: PeerFeature {
     static let maximumOffersPerMinute = 30
     /// The most fetches of one device this device answers at once; more are answered `busy`.
     static let maximumFetchesServed = 2
-    /// Types never announced: the password managers' secret hints themselves, and local file
-    /// lists, whose files cannot be fetched yet.
-    static let unannouncedTypes: Set<String> = ["text/uri-list", "x-special/gnome-copied-files"]
 
     unowned let network: PeerNetwork
     /// The session's clipboard, once the daemon gave it one (``start(with:)``): without it the
@@ -30,10 +28,13 @@ final class ClipboardFeature: PeerFeature {
     /// Seconds this device's announcements last, and the longest it keeps another's promise.
     var lifetime = standardLifetime
 
-    /// This device's copy on offer: what was announced, until when, to which devices, and
-    /// which paired devices it is never announced to (those the clipboard was not shared
-    /// with when it was copied: turning sharing on again does not send an earlier copy).
-    private(set) var announcement: (offer: PeerClipboardOffer, expires: Date, devices: Set<String>, withheld: Set<String>)?
+    /// This device's copy on offer.
+    private(set) var announcement: Announcement?
+    /// Counts this device's copies: the file list of one read after the next copy is stale.
+    private var copies = 0
+    /// The files of the promise being pasted here, by the promise's token: fetched once,
+    /// for every file-list type an app asks for.
+    var receivedFiles: (token: String, task: Task<[URL], any Error>)?
     /// The promise this device's clipboard holds: the device that announced it, its token and
     /// types, and until when.
     private(set) var promise: (deviceID: String, token: String, types: [String], expires: Date)?
@@ -56,12 +57,27 @@ final class ClipboardFeature: PeerFeature {
     /// the person's.
     static let repeatedPasteWindow = 0.5
 
+    /// This device's copy on offer: what was announced, until when, to which devices, which
+    /// paired devices it is never announced to (those the clipboard was not shared with when
+    /// it was copied: turning sharing on again does not send an earlier copy), and the files
+    /// it offers, when it is a copy of files.
+    struct Announcement {
+        let offer: PeerClipboardOffer
+        let expires: Date
+        var devices: Set<String>
+        var withheld: Set<String>
+        let files: CopiedFiles?
+    }
+
     /// A fetch of this device: the device asked, the type, the bytes so far, where the
     /// window being answered began, and how that window ends.
     private struct PendingFetch {
         let deviceID: String
         let type: String
+        /// The bytes received and not yet handed to the fetch's sink.
         var bytes: [UInt8] = []
+        /// All bytes received so far.
+        var received = 0
         var total: UInt32?
         var windowStart: UInt32 = 0
         var finishWindow: (@MainActor (Result<Void, ClipboardError>) -> Void)?
@@ -145,9 +161,9 @@ final class ClipboardFeature: PeerFeature {
         if let promise {
             parts.append("a copy of \(network.deviceName(promise.deviceID)) (\(promise.types.joined(separator: ", "))) ready to paste")
         }
-        for fetch in fetches.values.sorted(by: { $0.bytes.count > $1.bytes.count }) {
+        for fetch in fetches.values.sorted(by: { $0.received > $1.received }) {
             let total = fetch.total.map { " of \(Self.megabytes(Int($0)))" } ?? ""
-            parts.append("pasting \(network.deviceName(fetch.deviceID))'s copy (\(fetch.type)): \(Self.megabytes(fetch.bytes.count))\(total)")
+            parts.append("pasting \(network.deviceName(fetch.deviceID))'s copy (\(fetch.type)): \(Self.megabytes(fetch.received))\(total)")
         }
         return parts.isEmpty ? "nothing copied lately" : parts.joined(separator: "; ")
     }
@@ -183,31 +199,64 @@ final class ClipboardFeature: PeerFeature {
             network.logger.info("a copy on this device replaced \(network.deviceName(promise?.deviceID ?? ""))'s")
             promise = nil
         }
-        let types = Self.announceable(content.types)
-        guard !content.isSecret, !types.isEmpty else {
+        copies += 1
+        if content.isSecret {
             withdrawAnnouncement()
-            if content.isSecret { network.logger.info("a copy marked secret is not announced") }
+            return network.logger.info("a copy marked secret is not announced")
+        }
+        if let listType = CopiedFiles.listTypes.first(where: content.types.contains), let clipboard {
+            let copy = copies
+            Task { @MainActor in
+                let list = try? await clipboard.read(listType, limit: CopiedFiles.maximumListSize)
+                guard copies == copy else { return }
+                announceList(list.flatMap { CopiedFiles.paths(inList: $0, type: listType) }, types: content.types)
+            }
             return
         }
+        announce(Self.announceable(content.types), files: nil)
+    }
+
+    /// Announces a copy whose types include a file list: a list of local files as
+    /// ``PeerClipboardFiles/announcedType`` (when each may be offered), anything else (links)
+    /// with its types as they are.
+    private func announceList(_ paths: [String]?, types: [String]) {
+        guard let paths else { return announce(Self.announceable(types, withFileLists: true), files: nil) }
+        do {
+            let files = try CopiedFiles(paths: paths, home: XDGDirectories.home.path)
+            announce([PeerClipboardFiles.announcedType], files: files)
+        } catch {
+            withdrawAnnouncement()
+            network.logger.info("copied files are not announced: \(error)")
+        }
+    }
+
+    /// Announces a copy as `types` to the paired devices the clipboard is shared with, in
+    /// place of the last; with no types, withdraws the last.
+    private func announce(_ types: [String], files: CopiedFiles?) {
         withdrawAnnouncement()
+        guard !types.isEmpty else { return }
         let withheld = Set(network.paired.devices.keys.filter { !sharesClipboard(with: $0) })
         guard network.paired.devices.isEmpty || withheld.count < network.paired.devices.count else {
             return network.logger.debug("a copy is not announced: the clipboard is shared with no device now")
         }
         let offer = PeerClipboardOffer(token: PeerClipboardOffer.makeToken(), items: types.map { .init(type: $0) },
                                        lifetime: UInt32(max(1, min(Double(PeerClipboardOffer.maximumLifetime), lifetime.rounded(.up)))))
-        announcement = (offer, Date().addingTimeInterval(Double(offer.lifetime)), [], withheld)
+        announcement = Announcement(offer: offer, expires: Date().addingTimeInterval(Double(offer.lifetime)), devices: [],
+                                    withheld: withheld, files: files)
         for deviceID in network.paired.devices.keys { announce(to: deviceID) }
-        network.logger.info("announced a copy (\(types.joined(separator: ", "))) to \(announcement?.devices.count ?? 0) devices")
+        let what = files.map { "\($0.files.count) files" } ?? types.joined(separator: ", ")
+        network.logger.info("announced a copy (\(what)) to \(announcement?.devices.count ?? 0) devices")
         armExpiry()
     }
 
     /// The types of `types` a copy is announced with: clipboard types (``PeerClipboardOffer/isType(_:)``),
-    /// without the secret hints and local file lists, each once, at most ``PeerClipboardOffer/maximumTypes``.
-    static func announceable(_ types: [String]) -> [String] {
+    /// without the secret hints, Baton's own types and file lists (unless `withFileLists`: a
+    /// list of links), each once, at most ``PeerClipboardOffer/maximumTypes``.
+    static func announceable(_ types: [String], withFileLists: Bool = false) -> [String] {
         var kept: [String] = []
         for type in types where PeerClipboardOffer.isType(type) && !kept.contains(type)
-            && !unannouncedTypes.contains(type.lowercased()) && !type.lowercased().contains("passwordmanagerhint") {
+            && (withFileLists || !CopiedFiles.listTypes.contains(type.lowercased()))
+            && !type.lowercased().hasPrefix("application/x-baton-") && !type.lowercased().contains("passwordmanagerhint") {
             kept.append(type)
         }
         return Array(kept.prefix(PeerClipboardOffer.maximumTypes))
@@ -244,7 +293,8 @@ final class ClipboardFeature: PeerFeature {
             .refused
         } else if announcement?.offer.token != token || (announcement?.expires ?? .distantPast) <= Date() {
             .expired
-        } else if announcement?.offer.types.contains(type) != true {
+        } else if announcement?.offer.types.contains(type) != true
+                    && !(announcement?.files != nil && PeerClipboardFiles.fileIndex(of: type) != nil) {
             .typeNotOffered
         } else if served[deviceID, default: 0] >= Self.maximumFetchesServed {
             .busy
@@ -258,6 +308,7 @@ final class ClipboardFeature: PeerFeature {
             network.send(.clipboardData(request: request, .failed(refusal)), to: deviceID)
             return
         }
+        if let files = announcement?.files { return answer(request, files: files, type: type, offset: offset, to: deviceID) }
         guard offset == 0 else { return answerNextWindow(request, token: token, type: type, offset: offset, to: deviceID) }
         guard let clipboard else { return }
         served[deviceID, default: 0] += 1
@@ -324,9 +375,12 @@ final class ClipboardFeature: PeerFeature {
         let seconds = min(Double(offer.lifetime), lifetime)
         promise = (deviceID, offer.token, offer.types, Date().addingTimeInterval(seconds))
         let token = offer.token
-        clipboard.promise(offer.types) { [weak self] type in
+        let files = offer.types.contains(PeerClipboardFiles.announcedType)
+        let types = files ? CopiedFiles.listTypes : offer.types
+        clipboard.promise(types) { [weak self] type in
             guard let self else { throw ClipboardError.unavailable("batond is stopping") }
-            return try await self.fetch(type, token: token, from: deviceID)
+            guard files else { return try await self.fetch(type, token: token, from: deviceID) }
+            return CopiedFiles.list(of: try await self.receiveFiles(token: token, from: deviceID), as: type)
         }
         network.log(.info, from: deviceID, "\(network.deviceName(deviceID)) announced a copy (\(offer.types.joined(separator: ", "))) for \(Int(seconds)) s")
         armExpiry()
@@ -336,6 +390,7 @@ final class ClipboardFeature: PeerFeature {
     private func endPromise() {
         guard promise != nil else { return }
         promise = nil
+        receivedFiles = nil
         clipboard?.withdraw()
         armExpiry()
     }
@@ -350,6 +405,14 @@ final class ClipboardFeature: PeerFeature {
             throw ClipboardError.changed
         }
         guard promise.types.contains(type) else { throw ClipboardError.typeNotOffered(type) }
+        return try await fetchWindows(type, token: token, from: deviceID, into: nil)
+    }
+
+    /// Fetches `type` of the promise `token` of `deviceID` window by window, each within the
+    /// network's fetch timeout: handed window by window to `sink` when there is one (and an
+    /// empty array returned), else gathered and returned whole.
+    func fetchWindows(_ type: String, token: String, from deviceID: String,
+                      into sink: ((ArraySlice<UInt8>) throws -> Void)?) async throws -> [UInt8] {
         guard network.isLinked(deviceID), network.supports(PeerCapability.clipboard, deviceID) else {
             throw ClipboardError.unavailable("\(network.deviceName(deviceID)) is not connected")
         }
@@ -361,7 +424,7 @@ final class ClipboardFeature: PeerFeature {
         var result: Result<[UInt8], ClipboardError>
         // Window by window, each within the fetch timeout, until the content is whole.
         while true {
-            let offset = UInt32(fetches[request]?.bytes.count ?? 0)
+            let offset = UInt32(fetches[request]?.received ?? 0)
             let window = await TimedWait.value(timeout: timeout) { (finish: @escaping @MainActor (Result<Void, ClipboardError>) -> Void) in
                 fetches[request]?.windowStart = offset
                 fetches[request]?.finishWindow = finish
@@ -376,17 +439,26 @@ final class ClipboardFeature: PeerFeature {
                 result = .failure(error)
                 break
             }
-            if let total = pending.total, pending.bytes.count == Int(total) {
-                result = .success(pending.bytes)
+            if let sink {
+                do {
+                    try sink(pending.bytes[...])
+                } catch {
+                    result = .failure(.unavailable("\(error)"))
+                    break
+                }
+                fetches[request]?.bytes = []
+            }
+            if let total = pending.total, pending.received == Int(total) {
+                result = .success(sink == nil ? pending.bytes : [])
                 break
             }
         }
-        fetches[request] = nil
+        let size = fetches.removeValue(forKey: request)?.received ?? 0
         network.discardIfIdle(deviceID)
         switch result {
-        case .success(let bytes):
+        case .success:
             lastPaste = Date()
-            network.log(.info, from: deviceID, "pasted \(network.deviceName(deviceID))'s copy: \(bytes.count) bytes of \(type) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
+            network.log(.info, from: deviceID, "pasted \(network.deviceName(deviceID))'s copy: \(size) bytes of \(type) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
         case .failure(let error):
             network.log(.info, from: deviceID, "pasting \(network.deviceName(deviceID))'s copy as \(type) failed: \(error)")
         }
@@ -404,7 +476,7 @@ final class ClipboardFeature: PeerFeature {
             finish(.failure(failure == .tooLarge ? .tooLarge(limit: PeerClipboardOffer.maximumDataSize)
                             : .unavailable("\(network.deviceName(deviceID)): \(failure)")))
         case .part(let offset, let total, let bytes):
-            guard offset == fetch.bytes.count, fetch.total.map({ $0 == total }) ?? true else {
+            guard offset == fetch.received, fetch.total.map({ $0 == total }) ?? true else {
                 fetch.finishWindow = nil
                 fetches[request] = fetch
                 network.log(.notice, from: deviceID, "\(network.deviceName(deviceID)) sent a copy's parts out of order")
@@ -412,6 +484,7 @@ final class ClipboardFeature: PeerFeature {
             }
             fetch.total = total
             fetch.bytes += bytes
+            fetch.received += bytes.count
             let ended = answer.endsWindow(from: fetch.windowStart)
             if ended { fetch.finishWindow = nil }
             fetches[request] = fetch

@@ -56,14 +56,15 @@ final class ClipboardFeatureTests: InProcessNetworkTestCase {
         let phone = try await fixture.link()
         let old = try await fixture.link(name: "Old laptop", capabilities: [PeerCapability.renames])
         let stranger = try await fixture.link(paired: false, name: "Stranger")
-        clipboard.copy([text: Array("hello".utf8), "image/png": [1, 2], "text/uri-list": Array("file:///x".utf8),
-                        "x-kde-passwordManagerHint": Array("public".utf8)],
-                       types: [text, "UTF8_STRING", "image/png", "text/uri-list", "x-kde-passwordManagerHint", text])
+        clipboard.copy([text: Array("hello".utf8), "image/png": [1, 2], "text/uri-list": Array("https://example.org/x.png\r\n".utf8),
+                        "x-kde-passwordManagerHint": Array("public".utf8), "application/x-baton-files": []],
+                       types: [text, "UTF8_STRING", "image/png", "text/uri-list", "x-kde-passwordManagerHint", text, "application/x-baton-files"])
         let announced = try await offer(to: phone)
-        XCTAssertEqual(announced.types, [text, "image/png"], "X11 targets, file lists and hints are left out")
+        XCTAssertEqual(announced.types, [text, "image/png", "text/uri-list"], "X11 targets, hints and Baton's own types are left out; a list of links is kept")
         XCTAssertEqual(announced.lifetime, 120)
         XCTAssertTrue(PeerClipboardOffer.isToken(announced.token))
-        XCTAssertTrue(clipboard.reads.isEmpty, "nothing is read before a paste")
+        XCTAssertEqual(clipboard.reads.map(\.type), ["text/uri-list"], "before a paste, only the list is read, to tell links from files")
+        XCTAssertEqual(clipboard.reads.first?.limit, 64 << 10)
         _ = await pumpMainLoop(timeout: 0.3) { false }
         XCTAssertFalse(old.received.contains(where: isOffer), "a device without the capability is told nothing")
         XCTAssertFalse(stranger.received.contains(where: isOffer), "an unpaired device learns nothing")
