@@ -372,6 +372,8 @@ final class ClipboardFeature: PeerFeature {
             network.log(.debug, from: deviceID, "\(network.deviceName(deviceID)) announced a copy, which is not taken: the clipboard is not shared with it here")
             return
         }
+        // The clipboard here no longer holds this device's own copy: it is no longer offered.
+        withdrawAnnouncement()
         let seconds = min(Double(offer.lifetime), lifetime)
         promise = (deviceID, offer.token, offer.types, Date().addingTimeInterval(seconds))
         let token = offer.token

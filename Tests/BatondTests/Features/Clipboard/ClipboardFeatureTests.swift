@@ -294,6 +294,20 @@ final class ClipboardFeatureTests: InProcessNetworkTestCase {
         _ = try await offer(to: phone)
     }
 
+    func testAnotherDevicesCopyEndsThisDevicesOffer() async throws {
+        let phone = try await fixture.link()
+        let laptop = try await fixture.link(name: "Laptop")
+        clipboard.copy([text: Array("mine".utf8)])
+        let mine = try await offer(to: laptop)
+        phone.send(.clipboardOffer(PeerClipboardOffer(token: PeerClipboardOffer.makeToken(), items: [.init(type: text)], lifetime: 60)))
+        await expect("the phone's copy is promised") { self.clipboard.holdsPromise }
+        let withdrawn = await laptop.first { if case .clipboardWithdraw(let token) = $0 { token } else { nil } }
+        XCTAssertEqual(withdrawn, mine.token, "this device's copy is no longer on its clipboard, so no longer offered")
+        laptop.send(.clipboardFetch(request: 1, token: mine.token, type: text))
+        await expectAnswers(1, to: laptop, [.failed(.expired)])
+        XCTAssertTrue(clipboard.reads.isEmpty, "the phone's copy is never read for the laptop as this device's")
+    }
+
     func testAPromiseExpiresAfterTheShorterLifetime() async throws {
         feature.lifetime = 1
         let phone = try await fixture.link()
