@@ -19,7 +19,7 @@ final class ClipboardAttackTests: BatondPeerTestCase {
 
     override func setUp() async throws {
         try await super.setUp()
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip"), "xclip is missing (scripts/setup.sh installs it)")
+        if let missing = Xclip.missingRequirement { throw XCTSkip(missing) }
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("clipboard-attack-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         display = try VirtualDisplay()
@@ -78,7 +78,7 @@ final class ClipboardAttackTests: BatondPeerTestCase {
 
     func testFetchesByUnknownExpiredOrWrongTokensAndTypesAreRefused() async throws {
         let start = peer.received.count
-        try copy(Array("the real copy".utf8), on: display)
+        processes.append(try Xclip.copy(Array("the real copy".utf8), on: display.name, in: folder))
         let offer = await peer.first(after: start) { if case .clipboardOffer(let offer) = $0 { offer } else { nil } }
         let token = try XCTUnwrap(offer?.token, "batond announces its copy")
         XCTAssertEqual(offer?.types, [Self.text])
@@ -103,7 +103,8 @@ final class ClipboardAttackTests: BatondPeerTestCase {
         XCTAssertTrue(promised)
 
         let start = peer.received.count
-        let (paste, output) = try startPaste(on: display)
+        let (paste, output) = try Xclip.startPaste(on: display.name, in: folder)
+        processes.append(paste)
         let asked = await peer.first(after: start) { if case .clipboardFetch(let request, let token, let type, _) = $0 { (request, token, type) } else { nil } }
         let fetch = try XCTUnwrap(asked, "xclip's paste makes batond fetch")
         XCTAssertEqual(fetch.1, token)
@@ -142,37 +143,6 @@ final class ClipboardAttackTests: BatondPeerTestCase {
             return false
         }
         return found
-    }
-
-    /// Copies `bytes` with xclip on `display`, held until another copy takes the clipboard.
-    private func copy(_ bytes: [UInt8], on display: VirtualDisplay) throws {
-        let file = folder.appendingPathComponent(UUID().uuidString)
-        try Data(bytes).write(to: file)
-        let process = xclip(["-quiet", "-selection", "clipboard", "-i", file.path], on: display)
-        try process.run()
-        processes.append(process)
-    }
-
-    /// Starts `xclip -o` on `display`; its output goes to the file returned.
-    private func startPaste(on display: VirtualDisplay) throws -> (Process, URL) {
-        let output = folder.appendingPathComponent(UUID().uuidString)
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        let process = xclip(["-selection", "clipboard", "-o"], on: display)
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        try process.run()
-        processes.append(process)
-        return (process, output)
-    }
-
-    private func xclip(_ arguments: [String], on display: VirtualDisplay) -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
-        process.arguments = arguments
-        process.environment = ["DISPLAY": display.name, "PATH": "/usr/bin:/bin"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        return process
     }
 
     /// The CPU seconds (user and system) process `pid` has used.

@@ -20,7 +20,7 @@ final class UniversalClipboardTests: XCTestCase {
     private var paired: Bool { !name.contains("Unpaired") }
 
     override func setUpWithError() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip"), "xclip is missing (scripts/setup.sh installs it)")
+        if let missing = Xclip.missingRequirement { throw XCTSkip(missing) }
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb"), "Xvfb is missing")
         if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("universal-clipboard-\(UUID().uuidString)")
@@ -212,36 +212,11 @@ final class UniversalClipboardTests: XCTestCase {
     /// Copies `bytes` with xclip on `display`, which holds the clipboard until another copy
     /// takes it.
     private func copy(_ bytes: [UInt8], type: String? = nil, on display: VirtualDisplay) throws {
-        let file = folder.appendingPathComponent(UUID().uuidString)
-        try Data(bytes).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
-        process.arguments = ["-quiet", "-selection", "clipboard", "-i", file.path] + (type.map { ["-t", $0] } ?? [])
-        process.environment = ["DISPLAY": display.name, "PATH": "/usr/bin:/bin"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        processes.append(process)
+        processes.append(try Xclip.copy(bytes, type: type, on: display.name, in: folder))
     }
 
     /// What xclip pastes on `display` as `target` (its default: `UTF8_STRING`).
     private func paste(on display: VirtualDisplay, target: String? = nil) throws -> [UInt8] {
-        let output = folder.appendingPathComponent(UUID().uuidString)
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
-        process.arguments = ["-selection", "clipboard", "-o"] + (target.map { ["-t", $0] } ?? [])
-        process.environment = ["DISPLAY": display.name, "PATH": "/usr/bin:/bin"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        guard waitUntil(timeout: 10, { !process.isRunning }) else {
-            process.terminate()
-            throw FixtureError("xclip -o on \(display.name) did not end")
-        }
-        guard process.terminationStatus == 0 else { throw FixtureError("xclip -o on \(display.name) ended with \(process.terminationStatus)") }
-        return Array(try Data(contentsOf: output))
+        try Xclip.paste(target, on: display.name, in: folder)
     }
 }

@@ -21,7 +21,7 @@ final class X11ClipboardTests: XCTestCase {
     private var folder: URL!
 
     override func setUp() async throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip"), "xclip is missing (scripts/setup.sh installs it)")
+        if let missing = Xclip.missingRequirement { throw XCTSkip(missing) }
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb"), "Xvfb is missing")
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("x11-clipboard-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -142,8 +142,10 @@ final class X11ClipboardTests: XCTestCase {
         XCTAssertTrue(held, "the promise takes the clipboard")
         clipboard.withdraw()
         XCTAssertFalse(clipboard.holdsClipboard)
-        let status = try await runXclip(["-o", "-selection", "clipboard"], output: folder.appendingPathComponent("empty"))
-        XCTAssertNotEqual(status, 0, "nothing to paste")
+        do {
+            _ = try await pasteWithXclip()
+            XCTFail("nothing to paste")
+        } catch {}
     }
 
     func testASecretHintedCopyIsMarkedSecret() async throws {
@@ -232,46 +234,18 @@ final class X11ClipboardTests: XCTestCase {
         return copy
     }
 
-    /// Copies `bytes` with xclip, which holds the clipboard in the foreground until another
-    /// app takes it.
+    /// Copies `bytes` with xclip, which holds the clipboard until another app takes it.
     private func copyWithXclip(_ bytes: [UInt8], type: String? = nil) throws {
-        let file = folder.appendingPathComponent("copy-\(UUID().uuidString)")
-        try Data(bytes).write(to: file)
-        let process = xclip(["-quiet", "-selection", "clipboard", "-i", file.path] + (type.map { ["-t", $0] } ?? []))
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        processes.append(process)
+        processes.append(try Xclip.copy(bytes, type: type, on: display?.name ?? "", in: folder))
     }
 
-    /// What xclip pastes from the clipboard as `target` (its default: `UTF8_STRING`),
-    /// the main loop running meanwhile for this process's side to answer.
+    /// What xclip pastes from the clipboard as `target` (its default: `UTF8_STRING`), the
+    /// main loop running meanwhile for this process's side to answer.
     private func pasteWithXclip(target: String? = nil) async throws -> [UInt8] {
-        let output = folder.appendingPathComponent("paste-\(UUID().uuidString)")
-        let status = try await runXclip(["-o", "-selection", "clipboard"] + (target.map { ["-t", $0] } ?? []), output: output)
-        guard status == 0 else { throw FixtureError("xclip -o \(target ?? "") ended with \(status)") }
-        return Array(try Data(contentsOf: output))
-    }
-
-    private func runXclip(_ arguments: [String], output: URL) async throws -> Int32 {
-        try Data().write(to: output)
-        let process = xclip(arguments)
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        try process.run()
+        let (process, output) = try Xclip.startPaste(target, on: display?.name ?? "", in: folder)
         processes.append(process)
-        guard await pumpMainLoop(timeout: 20, until: { !process.isRunning }) else {
-            throw FixtureError("xclip \(arguments.joined(separator: " ")) did not end")
-        }
-        return process.terminationStatus
-    }
-
-    private func xclip(_ arguments: [String]) -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display?.name ?? ""]) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        return process
+        let ended = await pumpMainLoop(timeout: 20) { !process.isRunning }
+        return try Xclip.pasted(by: process, into: output, waiting: ended)
     }
 
     private func randomBytes(_ count: Int) -> [UInt8] {
