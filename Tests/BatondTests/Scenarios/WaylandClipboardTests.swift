@@ -234,6 +234,44 @@ final class WaylandClipboardTests: XCTestCase {
         XCTAssertEqual(calls, 1)
     }
 
+    func testAnAppThatDoesNotAnswerTimesTheReadOut() async throws {
+        let slow = try WaylandClipboard(display: socket)
+        others.append(slow)
+        slow.promise([Self.text]) { _ in
+            try await Task.sleep(nanoseconds: 3_000_000_000)
+            return Array("Too late\n".utf8)
+        }
+        _ = try await nextCopy(within: 2)
+        let reader = try WaylandClipboard(display: socket, timeout: 0.5)
+        others.append(reader)
+        let started = Date()
+        do {
+            _ = try await Outcome { try await reader.read(Self.text, limit: 1 << 20) }.get(timeout: 10)
+            XCTFail("a read nothing comes for fails")
+        } catch let error as ClipboardError {
+            XCTAssertEqual(error, .timedOut)
+        }
+        let took = Date().timeIntervalSince(started)
+        XCTAssertTrue((0.4..<2).contains(took), "after its timeout: \(took) s")
+    }
+
+    func testACompositorThatGoesAwayEndsTheWatch() async throws {
+        try copyWithWlCopy(Array("Copied before the end\n".utf8))
+        _ = try await nextCopy(within: 2)
+        session?.stop()
+        let ended = await pumpMainLoop(timeout: 5) { !self.clipboard.isConnected }
+        XCTAssertTrue(ended, "the clipboard notices the compositor is gone")
+        do {
+            _ = try await Outcome { try await self.clipboard.read(Self.text, limit: 1 << 20) }.get()
+            XCTFail("no read without a compositor")
+        } catch let error as ClipboardError {
+            XCTAssertEqual(error, .unavailable("the Wayland compositor went away"))
+        }
+        clipboard.promise([Self.text]) { _ in [] }
+        _ = await pumpMainLoop(timeout: 0.3) { false }
+        XCTAssertFalse(clipboard.holdsClipboard, "no promise without a compositor")
+    }
+
     func testACompositorThatIsNotThereIsUnavailable() throws {
         let missing = folder.appendingPathComponent("wayland-none").path
         XCTAssertThrowsError(try WaylandClipboard(display: missing)) { error in

@@ -17,6 +17,8 @@ final class WaylandClipboard: LocalClipboard {
     var onCopied: ((ClipboardContent) -> Void)?
     /// Whether this device holds the clipboard now (for a promise, or what it kept).
     var holdsClipboard: Bool { held != nil }
+    /// Whether the compositor is still connected.
+    var isConnected: Bool { connection.isOpen }
 
     /// The most bytes of one type kept for ``withdraw()``.
     static let keptTypeLimit = 1 << 20
