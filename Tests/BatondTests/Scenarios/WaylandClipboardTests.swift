@@ -61,6 +61,20 @@ final class WaylandClipboardTests: XCTestCase {
         print("WaylandClipboardTests: a copy noticed after \(Int(noticed * 1000)) ms (wl-copy's start included)")
     }
 
+    func testWhatTheClipboardHeldAtTheStartIsNoCopyButIsRead() async throws {
+        let bytes = Array("Copied before batond started\n".utf8)
+        try copyWithWlCopy(bytes)
+        _ = try await nextCopy(within: 2)
+        let late = try WaylandClipboard(display: socket)
+        others.append(late)
+        var lateCopies: [ClipboardContent] = []
+        late.onCopied = { lateCopies.append($0) }
+        let read = try await Outcome { try await late.read(Self.text, limit: 1 << 20) }.get()
+        XCTAssertEqual(read, bytes)
+        _ = await pumpMainLoop(timeout: 0.3) { false }
+        XCTAssertEqual(lateCopies, [], "what the clipboard held at the start is not announced as a copy")
+    }
+
     func testALargeImageIsReadByteForByteWithinItsLimit() async throws {
         let image = randomBytes(3 << 20)
         try copyWithWlCopy(image, type: "image/png")

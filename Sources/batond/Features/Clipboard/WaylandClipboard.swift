@@ -11,7 +11,9 @@ import Logging
 /// Before a promise takes the clipboard, what it held is kept, in memory (its text and image
 /// types, at most ``keptTypeLimit`` bytes each and ``keptLimit`` in all; nothing of a copy a
 /// password manager marked secret), and ``withdraw()`` hands that out again, as
-/// ``X11Clipboard`` does. Nothing of the content is logged, only types and sizes.
+/// ``X11Clipboard`` does. Types are named as ``X11ClipboardTargets`` names them: Wayland apps
+/// offer X11's names of text too (`UTF8_STRING`, `STRING`; wl-copy, Xwayland). Nothing of the
+/// content is logged, only types and sizes.
 @MainActor
 final class WaylandClipboard: LocalClipboard {
     var onCopied: ((ClipboardContent) -> Void)?
@@ -49,7 +51,11 @@ final class WaylandClipboard: LocalClipboard {
     private var held: Held?
     /// The selections this device made that the compositor has not reported back yet, oldest
     /// first: a source, or `nil` for emptying the clipboard. The compositor reports every new
-    /// selection, this device's own too, in the order it took them.
+    /// selection, this device's own too, in the order it took them; the offer that comes back
+    /// offers the source's types, in its order, which is how it is told apart (a source the
+    /// compositor cancelled is no longer waited for). An app copying the very same types in
+    /// the instant between this device's request and the compositor taking it would be taken
+    /// for this device's own, and is replaced by it at once anyway.
     private var ownSelections: [WaylandDataSource?] = []
 
     /// Connects to the Wayland compositor `display` (`nil`: `WAYLAND_DISPLAY`; a name in
@@ -226,7 +232,13 @@ final class WaylandClipboard: LocalClipboard {
     /// text other apps ask for, when UTF-8 text is among them), each type's content from
     /// `content` when an app pastes it.
     private func take(_ types: [String], content: @escaping @MainActor (String) async throws -> [UInt8]) {
-        let offered = X11ClipboardTargets.targets(offering: types).filter { $0 != "TARGETS" && $0 != "TIMESTAMP" }
+        // Each once, as the compositor describes the source back (which tells it apart from
+        // other apps' copies), and no name C would cut short.
+        var offered: [String] = []
+        for type in X11ClipboardTargets.targets(offering: types) where !offered.contains(type) && !type.contains("\0")
+            && type != "TARGETS" && type != "TIMESTAMP" && offered.count < WaylandDataOffer.typeLimit {
+            offered.append(type)
+        }
         guard let source = connection.makeSource(offering: offered) else {
             return logger.notice("could not take the clipboard: the Wayland compositor went away")
         }
