@@ -13,6 +13,8 @@ packages=(
     libx11-dev          # Xlib for batond: the active window (EWMH) for recent documents' offers
     libxfixes-dev       # XFixes for batond: selection owner notifications, for the clipboard
     xclip               # copies and pastes on the X11 clipboard in the clipboard tests
+    libwayland-dev      # libwayland-client for batond: the Wayland clipboard (wlr-data-control)
+    wl-clipboard        # wl-copy and wl-paste: copies and pastes on the Wayland clipboard in the clipboard tests
     libglib2.0-bin      # gdbus: scripts/run.sh and the service tests call it
     glib-networking     # TLS for GIO (GTlsConnection): batond's links to other devices
     avahi-daemon        # DNS-SD (_baton._tcp) for batond, and the two-namespace test
