@@ -33,11 +33,12 @@ public final class DevicePair {
     ///     (``privateFolderOfA``), as though the devices were two machines.
     ///   - namespaces: network namespaces for A and B, which then link over their network
     ///     (DNS-SD off), not loopback; they are removed with the pair.
+    ///   - environmentA: more environment for device A's processes (a Wayland session's).
     ///   - environmentB: more environment for device B's processes (a `HOME` of its own).
     ///   - homesInRoots: each device's `HOME` is its own root folder, as two people's homes.
     public init(batondArguments: [String] = [], argumentsB: [String] = [], fixedNames: Bool = true,
                 displayA: String? = nil, displayB: String? = nil, hidingFromB: String? = nil, namespaces: (any TwoHostNetwork)? = nil,
-                environmentB: [String: String] = [:], homesInRoots: Bool = false) throws {
+                environmentA: [String: String] = [:], environmentB: [String: String] = [:], homesInRoots: Bool = false) throws {
         self.namespaces = namespaces
         arguments = batondArguments
         self.argumentsB = argumentsB
@@ -53,6 +54,7 @@ public final class DevicePair {
             a.environmentOverrides["HOME"] = a.root.path
             b.environmentOverrides["HOME"] = b.root.path
         }
+        a.environmentOverrides.merge(environmentA) { _, new in new }
         b.environmentOverrides.merge(environmentB) { _, new in new }
         do {
             try start(batondArguments)

@@ -200,8 +200,17 @@ final class WaylandClipboardTests: XCTestCase {
         XCTAssertEqual(calls, 0)
     }
 
+    func testAnotherBatondsPromiseIsKnownAsOne() async throws {
+        let other = try WaylandClipboard(display: socket)
+        others.append(other)
+        other.promise([Self.text]) { _ in Array("from the other device".utf8) }
+        let copy = try await nextCopy(within: 2)
+        XCTAssertEqual(copy, ClipboardContent(types: [Self.text], isSecret: false, isPromise: true), "the marker is no type of the copy's")
+    }
+
     func testASecretHintedCopyIsMarkedSecret() async throws {
         let manager = try WaylandClipboard(display: socket)
+        manager.marksPromises = false
         others.append(manager)
         manager.promise([Self.text, "x-kde-passwordManagerHint"]) { type in
             Array((type == "x-kde-passwordManagerHint" ? "secret" : "hunter2").utf8)

@@ -61,7 +61,7 @@ extension Daemon {
         }
         guard network.features.clipboard.clipboard != nil else {
             return .fail(name, "on, but copies cannot be shared: \(clipboardSide)",
-                         fix: "run batond in an X11 session (DISPLAY set), or turn it off: baton settings clipboard off")
+                         fix: "the clipboard is shared in X11 sessions and on Wayland compositors with the data-control protocol (sway, KDE Plasma); or turn it off: baton settings clipboard off")
         }
         return .pass(name, "on: \(clipboardSide); copies are offered to paired devices for \(Int(network.features.clipboard.lifetime)) s")
     }

@@ -47,6 +47,9 @@ final class WaylandClipboard: LocalClipboard {
     /// What the clipboard held before the promise, by type.
     private var kept: [String: [UInt8]] = [:]
     private var keptTypes: [String] = []
+    /// Whether promises offer ``ClipboardContent/promiseMarker`` too; off only where this
+    /// clipboard stands for an ordinary app (a test's password manager).
+    var marksPromises = true
     /// This device's source the clipboard holds.
     private var held: Held?
     /// The selections this device made that the compositor has not reported back yet, oldest
@@ -119,7 +122,7 @@ final class WaylandClipboard: LocalClipboard {
             if !holding { await keepWhatTheClipboardHolds() }
             guard generation == mine else { return }
             var fetches: [String: Task<[UInt8], any Error>] = [:]
-            take(types) { type in
+            take(types, marked: marksPromises) { type in
                 if let fetch = fetches[type] { return try await fetch.value }
                 let fetch = Task { @MainActor in try await provide(type) }
                 fetches[type] = fetch
@@ -144,7 +147,7 @@ final class WaylandClipboard: LocalClipboard {
             logger.info("the promise ended; the clipboard held nothing to give back")
         } else {
             let kept = kept
-            take(keptTypes) { type in
+            take(keptTypes, marked: false) { type in
                 guard let bytes = kept[type] else { throw ClipboardError.typeNotOffered(type) }
                 return bytes
             }
@@ -200,7 +203,8 @@ final class WaylandClipboard: LocalClipboard {
                 break
             }
         }
-        return ClipboardContent(types: X11ClipboardTargets.types(amongTargets: offer.types), isSecret: isSecret)
+        return ClipboardContent(types: X11ClipboardTargets.types(amongTargets: offer.types), isSecret: isSecret,
+                                isPromise: offer.types.contains(ClipboardContent.promiseMarker))
     }
 
     // MARK: Promises
@@ -231,11 +235,11 @@ final class WaylandClipboard: LocalClipboard {
     /// Takes the clipboard with a source of this device's offering `types` (and the names of
     /// text other apps ask for, when UTF-8 text is among them), each type's content from
     /// `content` when an app pastes it.
-    private func take(_ types: [String], content: @escaping @MainActor (String) async throws -> [UInt8]) {
+    private func take(_ types: [String], marked: Bool, content: @escaping @MainActor (String) async throws -> [UInt8]) {
         // Each once, as the compositor describes the source back (which tells it apart from
         // other apps' copies), and no name C would cut short.
         var offered: [String] = []
-        for type in X11ClipboardTargets.targets(offering: types) where !offered.contains(type) && !type.contains("\0")
+        for type in X11ClipboardTargets.targets(offering: types, marked: marked) where !offered.contains(type) && !type.contains("\0")
             && type != "TARGETS" && type != "TIMESTAMP" && offered.count < WaylandDataOffer.typeLimit {
             offered.append(type)
         }
@@ -263,6 +267,10 @@ final class WaylandClipboard: LocalClipboard {
     /// Writes what an app pasting `target` asked for into its pipe `fd`: the content of the
     /// type that answers it (UTF-8 text as ISO 8859-1 for `STRING`).
     private func send(_ target: String, of taken: Held, to fd: Int32) {
+        if target == ClipboardContent.promiseMarker {
+            _ = close(fd)
+            return
+        }
         guard let type = X11ClipboardTargets.type(answering: target, among: taken.types) else {
             _ = close(fd)
             return
