@@ -6,6 +6,9 @@ import Foundation
 import Logging
 
 let options = BatondOptions.parseOrExit()
+// An app, an X server or a compositor that closes its end makes a write fail (EPIPE) rather
+// than end batond (Xlib and pipes to pasting apps write without MSG_NOSIGNAL).
+signal(SIGPIPE, SIG_IGN)
 let level = Logger.Level(rawValue: options.logLevel) ?? .info
 // Under systemd with standard error in the journal, lines carry the journal's priorities
 // and no timestamp of their own; anywhere else, swift-log's usual format.

@@ -30,7 +30,8 @@ final class ClipboardFeature: PeerFeature {
 
     /// This device's copy on offer.
     private(set) var announcement: Announcement?
-    /// Counts this device's copies: the file list of one read after the next copy is stale.
+    /// Counts the changes of this device's clipboard (its copies, and promises it takes): a
+    /// file list read across one is stale.
     private var copies = 0
     /// The files of the promise being pasted here, by the promise's token: fetched once,
     /// for every file-list type an app asks for.
@@ -373,6 +374,7 @@ final class ClipboardFeature: PeerFeature {
             return
         }
         // The clipboard here no longer holds this device's own copy: it is no longer offered.
+        copies += 1
         withdrawAnnouncement()
         let seconds = min(Double(offer.lifetime), lifetime)
         promise = (deviceID, offer.token, offer.types, Date().addingTimeInterval(seconds))
