@@ -195,18 +195,12 @@ final class UniversalClipboardTests: XCTestCase {
 
     // MARK: Helpers
 
-    /// `baton status`' clipboard line on `session`.
     private func status(of session: ServiceSession) throws -> String {
-        try DevicePair.status(of: session)["clipboard"] as? String ?? ""
+        try DevicePair.clipboardStatus(of: session)
     }
 
-    /// Waits until `session`'s clipboard holds a promise of `device`'s copy.
-    private func waitForPromise(on session: ServiceSession, of device: String, timeout: TimeInterval = 5) throws {
-        var line = ""
-        guard waitUntil(timeout: timeout, {
-            line = try self.status(of: session)
-            return line.contains("a copy of \(device)")
-        }) else { throw FixtureError("no promise of \(device)'s copy: \(line)") }
+    private func waitForPromise(on session: ServiceSession, of device: String, types: String = "") throws {
+        try DevicePair.waitForClipboardPromise(on: session, of: device, types: types)
     }
 
     /// Copies `bytes` with xclip on `display`, which holds the clipboard until another copy

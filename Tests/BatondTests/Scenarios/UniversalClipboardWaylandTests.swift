@@ -66,15 +66,11 @@ final class UniversalClipboardWaylandTests: XCTestCase {
     // MARK: Helpers
 
     private func status(of session: ServiceSession) throws -> String {
-        try DevicePair.status(of: session)["clipboard"] as? String ?? ""
+        try DevicePair.clipboardStatus(of: session)
     }
 
-    private func waitForPromise(on session: ServiceSession, of device: String, types: String = "", timeout: TimeInterval = 5) throws {
-        var line = ""
-        guard waitUntil(timeout: timeout, {
-            line = try self.status(of: session)
-            return line.contains("a copy of \(device)") && (types.isEmpty || line.contains(types))
-        }) else { throw FixtureError("no promise of \(device)'s copy: \(line)") }
+    private func waitForPromise(on session: ServiceSession, of device: String, types: String = "") throws {
+        try DevicePair.waitForClipboardPromise(on: session, of: device, types: types)
     }
 
     private func environment(of desktop: WaylandSession) -> [String: String] {

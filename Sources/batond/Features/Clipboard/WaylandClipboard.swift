@@ -8,9 +8,8 @@ import Logging
 /// types it offers, reads come through pipes, and a promise is a data source of this device's
 /// own, whose content is fetched when an app pastes.
 ///
-/// Before a promise takes the clipboard, what it held is kept, in memory (its text and image
-/// types, at most ``keptTypeLimit`` bytes each and ``keptLimit`` in all; nothing of a copy a
-/// password manager marked secret), and ``withdraw()`` hands that out again, as
+/// Before a promise takes the clipboard, what it held is kept (``KeptClipboard``), and
+/// ``withdraw()`` hands that out again, as
 /// ``X11Clipboard`` does. Types are named as ``X11ClipboardTargets`` names them: Wayland apps
 /// offer X11's names of text too (`UTF8_STRING`, `STRING`; wl-copy, Xwayland). Nothing of the
 /// content is logged, only types and sizes.
@@ -21,13 +20,6 @@ final class WaylandClipboard: LocalClipboard {
     var holdsClipboard: Bool { held != nil }
     /// Whether the compositor is still connected.
     var isConnected: Bool { connection.isOpen }
-
-    /// The most bytes of one type kept for ``withdraw()``.
-    static let keptTypeLimit = 1 << 20
-    /// The most bytes kept for ``withdraw()`` in all.
-    static let keptLimit = 4 << 20
-    /// The longest keeping what the clipboard held may delay a promise, in seconds.
-    static let keepingTime = 2.0
 
     /// What this device's source on the clipboard offers: the types, and the content of each.
     private struct Held {
@@ -45,8 +37,7 @@ final class WaylandClipboard: LocalClipboard {
     /// Counts other apps' copies: a read or report that spans one is stale.
     private var copies = 0
     /// What the clipboard held before the promise, by type.
-    private var kept: [String: [UInt8]] = [:]
-    private var keptTypes: [String] = []
+    private var kept = KeptClipboard()
     /// Whether promises offer ``ClipboardContent/promiseMarker`` too; off only where this
     /// clipboard stands for an ordinary app (a test's password manager).
     var marksPromises = true
@@ -121,18 +112,7 @@ final class WaylandClipboard: LocalClipboard {
         Task { @MainActor in
             if !holding { await keepWhatTheClipboardHolds() }
             guard generation == mine else { return }
-            var fetches: [String: Task<[UInt8], any Error>] = [:]
-            take(types, marked: marksPromises) { type in
-                if let fetch = fetches[type] { return try await fetch.value }
-                let fetch = Task { @MainActor in try await provide(type) }
-                fetches[type] = fetch
-                do {
-                    return try await fetch.value
-                } catch {
-                    fetches[type] = nil
-                    throw error
-                }
-            }
+            take(types, marked: marksPromises, content: KeptClipboard.onceEachType(provide))
             if held != nil { logger.info("holding the clipboard for a promise of \(types.joined(separator: ", "))") }
         }
     }
@@ -140,18 +120,15 @@ final class WaylandClipboard: LocalClipboard {
     func withdraw() {
         generation += 1
         guard held != nil, connection.isOpen else { return }
-        if keptTypes.isEmpty {
+        if kept.types.isEmpty {
             held = nil
             ownSelections.append(nil)
             connection.setSelection(nil)
             logger.info("the promise ended; the clipboard held nothing to give back")
         } else {
             let kept = kept
-            take(keptTypes, marked: false) { type in
-                guard let bytes = kept[type] else { throw ClipboardError.typeNotOffered(type) }
-                return bytes
-            }
-            logger.info("the promise ended; the clipboard holds again what it held (\(keptTypes.joined(separator: ", ")))")
+            take(kept.types, marked: false) { type in try kept.bytes(of: type) }
+            logger.info("the promise ended; the clipboard holds again what it held (\(kept.types.joined(separator: ", ")))")
         }
     }
 
@@ -160,8 +137,7 @@ final class WaylandClipboard: LocalClipboard {
         // Closing the connection ends this device's source, and the clipboard with it.
         held = nil
         ownSelections = []
-        kept = [:]
-        keptTypes = []
+        kept = KeptClipboard()
         connection.close()
     }
 
@@ -176,8 +152,7 @@ final class WaylandClipboard: LocalClipboard {
         }
         copies += 1
         generation += 1
-        kept = [:]
-        keptTypes = []
+        kept = KeptClipboard()
         guard let offer else { return }
         let copy = copies
         Task { @MainActor in
@@ -212,24 +187,13 @@ final class WaylandClipboard: LocalClipboard {
     /// Keeps what another app's clipboard holds, its text and image types, for
     /// ``withdraw()``; nothing when a password manager marked it secret.
     private func keepWhatTheClipboardHolds() async {
-        kept = [:]
-        keptTypes = []
+        kept = KeptClipboard()
         guard let offer = connection.selection else { return }
-        let deadline = Date().addingTimeInterval(Self.keepingTime)
-        let step = min(timeout, Self.keepingTime)
+        let deadline = Date().addingTimeInterval(KeptClipboard.time)
+        let step = min(timeout, KeptClipboard.time)
         let content = await content(of: offer, timeout: step)
-        guard !content.isSecret else { return }
-        var total = 0
-        for type in content.types where type.hasPrefix("text/") || type.hasPrefix("image/") {
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0, total < Self.keptLimit else { break }
-            let limit = min(Self.keptTypeLimit, Self.keptLimit - total)
-            guard let bytes = try? await read(type, limit: limit, timeout: min(step, remaining)) else { continue }
-            kept[type] = bytes
-            keptTypes.append(type)
-            total += bytes.count
-        }
-        logger.debug("kept \(total) bytes of what the clipboard held (\(keptTypes.joined(separator: ", ")))")
+        kept = await KeptClipboard.keep(content, until: deadline, step: step) { try await read($0, limit: $1, timeout: $2) }
+        logger.debug("kept what the clipboard held (\(kept.types.joined(separator: ", ")))")
     }
 
     /// Takes the clipboard with a source of this device's offering `types` (and the names of

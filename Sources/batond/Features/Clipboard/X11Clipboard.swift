@@ -6,10 +6,8 @@ import Logging
 /// connection to the display: XFixes says when an app takes the clipboard, conversions read
 /// it, and a promise is this device owning the selection and answering pastes itself.
 ///
-/// Before a promise takes the clipboard, what it held is kept, in memory (its text and image
-/// types, at most ``keptTypeLimit`` bytes each and ``keptLimit`` in all; nothing of a copy a
-/// password manager marked secret, which would outlive the password manager's own clearing),
-/// and ``withdraw()`` hands that out again. Nothing of the content is logged, only types and
+/// Before a promise takes the clipboard, what it held is kept (``KeptClipboard``), and
+/// ``withdraw()`` hands that out again. Nothing of the content is logged, only types and
 /// sizes.
 @MainActor
 final class X11Clipboard: LocalClipboard {
@@ -18,13 +16,6 @@ final class X11Clipboard: LocalClipboard {
     var holdsClipboard: Bool { owner.offer != nil }
     /// How many pastes are being handed over in `INCR` chunks now.
     var pastesUnderway: Int { owner.transfersUnderway }
-
-    /// The most bytes of one type kept for ``withdraw()``.
-    static let keptTypeLimit = 1 << 20
-    /// The most bytes kept for ``withdraw()`` in all.
-    static let keptLimit = 4 << 20
-    /// The longest keeping what the clipboard held may delay a promise, in seconds.
-    static let keepingTime = 2.0
 
     private let connection: X11SelectionConnection
     private let requestor: X11SelectionRequestor
@@ -37,8 +28,7 @@ final class X11Clipboard: LocalClipboard {
     /// Counts other apps' copies: a read or report that spans one is stale.
     private var copies = 0
     /// What the clipboard held before the promise, by type.
-    private var kept: [String: [UInt8]] = [:]
-    private var keptTypes: [String] = []
+    private var kept = KeptClipboard()
     /// Whether promises offer ``ClipboardContent/promiseMarker`` too; off only where this
     /// clipboard stands for an ordinary app (a test's password manager).
     var marksPromises = true
@@ -105,7 +95,7 @@ final class X11Clipboard: LocalClipboard {
     func withdraw() {
         generation += 1
         guard let offer = owner.offer, let display = connection.usableDisplay else { return }
-        if keptTypes.isEmpty {
+        if kept.types.isEmpty {
             owner.offer = nil
             // With the time it was taken at: an app that took it since keeps it.
             XSetSelectionOwner(display, connection.clipboard, 0, offer.since)
@@ -113,11 +103,8 @@ final class X11Clipboard: LocalClipboard {
             logger.info("the promise ended; the clipboard held nothing to give back")
         } else {
             let kept = kept
-            owner.offer = Self.offer(keptTypes, marked: false, since: offer.since) { type in
-                guard let bytes = kept[type] else { throw ClipboardError.typeNotOffered(type) }
-                return bytes
-            }
-            logger.info("the promise ended; the clipboard holds again what it held (\(keptTypes.joined(separator: ", ")))")
+            owner.offer = Self.offer(kept.types, marked: false, since: offer.since) { type in try kept.bytes(of: type) }
+            logger.info("the promise ended; the clipboard holds again what it held (\(kept.types.joined(separator: ", ")))")
         }
     }
 
@@ -128,8 +115,7 @@ final class X11Clipboard: LocalClipboard {
             connection.flush()
         }
         owner.offer = nil
-        kept = [:]
-        keptTypes = []
+        kept = KeptClipboard()
         connection.close()
     }
 
@@ -159,8 +145,7 @@ final class X11Clipboard: LocalClipboard {
         copies += 1
         generation += 1
         owner.offer = nil
-        kept = [:]
-        keptTypes = []
+        kept = KeptClipboard()
         guard newOwner != 0 else { return }
         let copy = copies
         Task { @MainActor in
@@ -206,23 +191,13 @@ final class X11Clipboard: LocalClipboard {
     /// Keeps what another app's clipboard holds, its text and image types, for
     /// ``withdraw()``; nothing when a password manager marked it secret.
     private func keepWhatTheClipboardHolds() async {
-        kept = [:]
-        keptTypes = []
+        kept = KeptClipboard()
         guard let display = connection.usableDisplay, XGetSelectionOwner(display, connection.clipboard) != 0 else { return }
-        let deadline = Date().addingTimeInterval(Self.keepingTime)
-        let step = min(timeout, Self.keepingTime)
-        guard let content = try? await content(timeout: step), !content.isSecret else { return }
-        var total = 0
-        for type in content.types where type.hasPrefix("text/") || type.hasPrefix("image/") {
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0, total < Self.keptLimit else { break }
-            let limit = min(Self.keptTypeLimit, Self.keptLimit - total)
-            guard let bytes = try? await read(type, limit: limit, timeout: min(step, remaining)) else { continue }
-            kept[type] = bytes
-            keptTypes.append(type)
-            total += bytes.count
-        }
-        logger.debug("kept \(total) bytes of what the clipboard held (\(keptTypes.joined(separator: ", ")))")
+        let deadline = Date().addingTimeInterval(KeptClipboard.time)
+        let step = min(timeout, KeptClipboard.time)
+        guard let content = try? await content(timeout: step) else { return }
+        kept = await KeptClipboard.keep(content, until: deadline, step: step) { try await read($0, limit: $1, timeout: $2) }
+        logger.debug("kept what the clipboard held (\(kept.types.joined(separator: ", ")))")
     }
 
     /// Takes the clipboard with `types`, each fetched from `provide` when an app first asks for
@@ -230,18 +205,7 @@ final class X11Clipboard: LocalClipboard {
     private func take(_ types: [String], provide: @escaping @MainActor (String) async throws -> [UInt8], for mine: Int) async {
         let since = await connection.serverTime()
         guard generation == mine, let display = connection.usableDisplay else { return }
-        var fetches: [String: Task<[UInt8], any Error>] = [:]
-        owner.offer = Self.offer(types, marked: marksPromises, since: since) { type in
-            if let fetch = fetches[type] { return try await fetch.value }
-            let fetch = Task { @MainActor in try await provide(type) }
-            fetches[type] = fetch
-            do {
-                return try await fetch.value
-            } catch {
-                fetches[type] = nil
-                throw error
-            }
-        }
+        owner.offer = Self.offer(types, marked: marksPromises, since: since, content: KeptClipboard.onceEachType(provide))
         XSetSelectionOwner(display, connection.clipboard, connection.window, since)
         guard XGetSelectionOwner(display, connection.clipboard) == connection.window else {
             owner.offer = nil
