@@ -31,17 +31,19 @@ struct CopiedFiles: Sendable {
         PeerClipboardFiles(files: files.map { PeerClipboardFiles.File(name: $0.name, size: $0.size) })
     }
 
-    /// The local files a file list of `type` names, or `nil` when it names anything else (a
-    /// link to a web page is announced as it is).
+    /// The local files a file list of `type` names; `nil` when it names no file at all (a list
+    /// of links to web pages, announced as it is). A list naming a file it cannot say as a
+    /// local path (another host's, or beside links) gives no path, so that
+    /// nothing of it is announced, not even as a list of links.
     static func paths(inList bytes: [UInt8], type: String) -> [String]? {
         var lines = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
         if type == listTypes[0], let first = lines.first, first == "copy" || first == "cut" { lines.removeFirst() }
-        let uris = lines.filter { !$0.hasPrefix("#") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        guard !uris.isEmpty else { return nil }
+        let uris = lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        guard uris.contains(where: { $0.lowercased().hasPrefix("file:") }) else { return nil }
         var paths: [String] = []
         for uri in uris {
-            guard let url = URL(string: uri.trimmingCharacters(in: .whitespaces)), url.isFileURL,
-                  url.host == nil || url.host == "" || url.host == "localhost" else { return nil }
+            guard let url = URL(string: uri), url.isFileURL,
+                  url.host == nil || url.host == "" || url.host == "localhost" else { return [] }
             paths.append(url.path)
         }
         return paths
@@ -51,6 +53,7 @@ struct CopiedFiles: Sendable {
     ///
     /// - Throws: ``CopiedFilesError`` saying which rule a path breaks (never naming it).
     init(paths: [String], home: String) throws {
+        guard !paths.isEmpty else { throw CopiedFilesError("a file named so that it cannot be found here, or beside links") }
         guard paths.count <= PeerClipboardFiles.maximumFiles else { throw CopiedFilesError("more than \(PeerClipboardFiles.maximumFiles) files") }
         var files: [File] = []
         var total: UInt64 = 0

@@ -32,9 +32,11 @@ final class CopiedFilesTests: XCTestCase {
         XCTAssertEqual(CopiedFiles.paths(inList: dolphin, type: "text/uri-list"), ["/home/ana/a.txt", "/home/ana/b.txt"])
         XCTAssertEqual(CopiedFiles.paths(inList: Array("# a comment\r\nfile:///x\r\n".utf8), type: "text/uri-list"), ["/x"])
         XCTAssertNil(CopiedFiles.paths(inList: Array("https://example.org/a.png\r\n".utf8), type: "text/uri-list"), "a link is no file")
-        XCTAssertNil(CopiedFiles.paths(inList: Array("file:///x\r\nhttps://example.org\r\n".utf8), type: "text/uri-list"), "nor a mix")
-        XCTAssertNil(CopiedFiles.paths(inList: Array("file://server/share/x\r\n".utf8), type: "text/uri-list"), "nor another host's file")
+        XCTAssertEqual(CopiedFiles.paths(inList: Array("file:///x\r\nhttps://example.org\r\n".utf8), type: "text/uri-list"), [],
+                       "files beside links: nothing is offered, not even as links")
+        XCTAssertEqual(CopiedFiles.paths(inList: Array("file://server/share/x\r\n".utf8), type: "text/uri-list"), [], "nor another host's file")
         XCTAssertNil(CopiedFiles.paths(inList: [], type: "text/uri-list"))
+        XCTAssertThrowsError(try CopiedFiles(paths: [], home: "/home/ana"), "no file to offer")
 
         let urls = [URL(fileURLWithPath: "/home/bo/Documents/Continued from alpha/Beach photo.png"), URL(fileURLWithPath: "/home/bo/x.txt")]
         XCTAssertEqual(String(decoding: CopiedFiles.list(of: urls, as: "text/uri-list"), as: UTF8.self),
