@@ -24,6 +24,7 @@ final class ClipboardAttackTests: BatondPeerTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         display = try VirtualDisplay()
         session.environmentOverrides["DISPLAY"] = display.name
+        session.environmentOverrides["HOME"] = session.root.path
         try startBatond(["--clipboard-lifetime", "3"])
         peer = try await connect(name: "mallory")
         try await peer.pair(with: session)
@@ -96,6 +97,30 @@ final class ClipboardAttackTests: BatondPeerTestCase {
         XCTAssertFalse(log.contains("the real copy"), "nothing of the content is logged")
     }
 
+    func testCopiedFilesGiveNothingPastTheirEndsOrBeyondTheList() async throws {
+        let file = session.root.appendingPathComponent("notes.txt")
+        try Data("Buy bread".utf8).write(to: file)
+        let start = peer.received.count
+        processes.append(try Xclip.copy(Array((file.absoluteString + "\r\n").utf8), type: "text/uri-list", on: display.name, in: folder))
+        let offer = await peer.first(after: start) { if case .clipboardOffer(let offer) = $0 { offer } else { nil } }
+        let token = try XCTUnwrap(offer?.token, "batond announces the copied file")
+        XCTAssertEqual(offer?.types, [PeerClipboardFiles.announcedType], "as files, never as its path")
+
+        let list = await fetch(token: token, type: PeerClipboardFiles.announcedType, request: 1)
+        guard case .part(_, _, let bytes)? = list.first, list.count == 1 else { return XCTFail("the list: \(list)") }
+        XCTAssertEqual(try PeerClipboardFiles(bytes: bytes).files, [.init(name: "notes.txt", size: 9)])
+        let whole = await fetch(token: token, type: PeerClipboardFiles.fileType(0), request: 2)
+        XCTAssertEqual(whole, [.part(offset: 0, total: 9, bytes: Array("Buy bread".utf8))], "the file (so the refusals below can fail)")
+
+        let pastList = await fetch(token: token, type: PeerClipboardFiles.announcedType, request: 3, offset: UInt32(bytes.count))
+        XCTAssertEqual(pastList, [.failed(.unreadable)], "nothing past the list's end, and an answer, not silence")
+        let pastFile = await fetch(token: token, type: PeerClipboardFiles.fileType(0), request: 4, offset: 9)
+        XCTAssertEqual(pastFile, [.failed(.unreadable)], "nothing past the file's end")
+        let beyond = await fetch(token: token, type: PeerClipboardFiles.fileType(1), request: 5)
+        XCTAssertEqual(beyond, [.failed(.typeNotOffered)], "no file beyond the list")
+        XCTAssertFalse(log.contains("notes.txt"), "no log names the file")
+    }
+
     func testAnswersOutOfOrderLeaveThePasteEmpty() async throws {
         let token = PeerClipboardOffer.makeToken()
         peer.link.send(.clipboardOffer(PeerClipboardOffer(token: token, items: [.init(type: Self.text)], lifetime: 60)))
@@ -132,9 +157,9 @@ final class ClipboardAttackTests: BatondPeerTestCase {
     }
 
     /// The answers to the test device's fetch `request` of `token` as `type`, until the last.
-    private func fetch(token: String, type: String, request: UInt32) async -> [PeerClipboardAnswer] {
+    private func fetch(token: String, type: String, request: UInt32, offset: UInt32 = 0) async -> [PeerClipboardAnswer] {
         let start = peer.received.count
-        peer.link.send(.clipboardFetch(request: request, token: token, type: type))
+        peer.link.send(.clipboardFetch(request: request, token: token, type: type, offset: offset))
         var found: [PeerClipboardAnswer] = []
         _ = await pumpMainLoop(timeout: 5) {
             found = self.peer.received.dropFirst(start).compactMap { if case .clipboardData(request, let answer) = $0 { answer } else { nil } }

@@ -28,6 +28,11 @@ extension ClipboardFeature {
             network.send(.clipboardData(request: request, .failed(.typeNotOffered)), to: deviceID)
             return
         }
+        guard !window.isEmpty || total == 0 else {
+            // A window past the end: no device that follows the protocol asks for one.
+            network.send(.clipboardData(request: request, .failed(.unreadable)), to: deviceID)
+            return
+        }
         for part in PeerClipboardAnswer.parts(ofWindow: window, at: Int(offset), total: total) {
             network.send(.clipboardData(request: request, part), to: deviceID)
         }
