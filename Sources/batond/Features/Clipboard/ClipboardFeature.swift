@@ -210,7 +210,9 @@ final class ClipboardFeature: PeerFeature {
             Task { @MainActor in
                 let list = try? await clipboard.read(listType, limit: CopiedFiles.maximumListSize)
                 guard copies == copy else { return }
-                announceList(list.flatMap { CopiedFiles.paths(inList: $0, type: listType) }, types: content.types)
+                // A list that cannot be read is not announced: it could name local files.
+                guard let list else { return announce(Self.announceable(content.types), files: nil) }
+                announceList(CopiedFiles.paths(inList: list, type: listType), types: content.types)
             }
             return
         }

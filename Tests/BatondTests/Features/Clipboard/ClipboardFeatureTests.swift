@@ -70,6 +70,14 @@ final class ClipboardFeatureTests: InProcessNetworkTestCase {
         XCTAssertFalse(stranger.received.contains(where: isOffer), "an unpaired device learns nothing")
     }
 
+    func testAFileListThatCannotBeReadIsNotAnnounced() async throws {
+        let phone = try await fixture.link()
+        clipboard.copy([text: Array("/home/ana/secret plans.odt".utf8)], types: [text, "text/uri-list"])
+        let announced = try await offer(to: phone)
+        XCTAssertEqual(announced.types, [text], "a list the app did not give could name local files: it is left out")
+        XCTAssertEqual(clipboard.reads.map(\.type), ["text/uri-list"])
+    }
+
     func testADeviceThatLinksLaterHearsOfTheLiveCopyForTheSecondsLeft() async throws {
         feature.lifetime = 5
         clipboard.copy([text: Array("hello".utf8)])
