@@ -582,6 +582,7 @@ final class PeerNetwork {
     private func closed(_ link: PeerLink, reason: String) {
         endIntroduction(ObjectIdentifier(link))
         let deviceID = link.peerDeviceID
+        if isPaired(deviceID) { relayLinks.dialWhileUnlinked() }
         guard let device = devices[deviceID], device.link === link else {
             // A link this device dialed that closed before its hello (the device turned it
             // away): dial again after a doubled backoff, not at once.
