@@ -6,9 +6,16 @@ import Foundation
 ///
 /// Made by ``PeerTLS`` once the TLS 1.3 handshake is done, both sides having shown a
 /// certificate; whether that certificate is trusted is the owner's decision (pairing and
-/// pinning live in batond). Reads and writes run on the GLib main loop. The link answers
-/// pings itself, sends one after ``keepalive`` seconds of quiet and closes when nothing at
-/// all arrived for three times that. Any bytes that are not a frame of this protocol close it.
+/// pinning live in batond). Reads and writes run on the GLib main loop. Any bytes that are not
+/// a frame of this protocol close it.
+///
+/// The link answers pings itself. Whether the peer is still there is the system's to watch on
+/// the link's own TCP socket (``KernelKeepalive``): a peer gone without a word is noticed after
+/// ``keepalive`` seconds of quiet and as long again unanswered, the read fails and the link
+/// closes, and a quiet link never wakes batond. A link whose socket does not reach the peer
+/// (one through a relay, ``isRelayed``) or takes no TCP options pings instead
+/// (``pingsToKeepAlive``): a ping after ``keepalive`` seconds of quiet, the link closed when
+/// nothing at all arrived for three times that.
 @MainActor
 public final class PeerLink {
     /// The peer's certificate, DER: what a paired device pins.
@@ -19,8 +26,15 @@ public final class PeerLink {
     public let peerDeviceID: String
     /// Whether this side dialed.
     public let isOutgoing: Bool
-    /// Whether the link runs through a relay server (a spliced session), not straight to the peer.
-    public var isRelayed = false
+    /// Whether the link runs through a relay server (a spliced session), not straight to the
+    /// peer: its socket reaches only the relay, so the link pings to know the peer is there.
+    public var isRelayed = false {
+        didSet { if isStarted { armKeepalive() } }
+    }
+    /// Whether the link pings a quiet peer itself to learn it is still there: through a relay,
+    /// whose socket reaches only the relay (which ends a session quiet for minutes), or over a
+    /// socket that takes no TCP options. Other links leave it to the system (``KernelKeepalive``).
+    public var pingsToKeepAlive: Bool { isRelayed || !isWatchedBySystem }
     /// The peer's address, as `HOST:PORT`.
     public let remoteAddress: String
     /// The peer's IP address, without port.
@@ -42,11 +56,15 @@ public final class PeerLink {
     public private(set) var isOpen = true
     /// When the TLS handshake finished.
     public let openedAt = Date()
-    /// Seconds of quiet before a ping; the link closes after three times that.
+    /// Seconds of quiet before the system probes the peer (the link closes when it answered
+    /// nothing for twice that), or, on a link that pings (``pingsToKeepAlive``), before a ping
+    /// (the link closes after three times that).
     public let keepalive: Double
+    /// Whether the system watches the link's socket (``KernelKeepalive``).
+    private let isWatchedBySystem: Bool
 
     private let stream: UnsafeMutablePointer<GIOStream>
-    private let socketConnection: UnsafeMutablePointer<GSocketConnection>
+    let socketConnection: UnsafeMutablePointer<GSocketConnection>
     private let cancellable: UnsafeMutablePointer<GCancellable>
     private let readBuffer: UnsafeMutableRawPointer
     /// The TLS streams' pollable faces, for reads and writes that do not wait; `nil` where a
@@ -97,6 +115,7 @@ public final class PeerLink {
                                       g_pollable_input_stream_can_poll)
         pollableOutput = Self.pollable(g_io_stream_get_output_stream(stream), g_pollable_output_stream_get_type(),
                                        g_pollable_output_stream_can_poll)
+        isWatchedBySystem = KernelKeepalive(keepalive: keepalive).apply(to: g_socket_connection_get_socket(socketConnection))
         reader.maximumBodySize = Self.untrustedBodyLimit
         g_object_ref(UnsafeMutableRawPointer(stream))
         g_object_ref(UnsafeMutableRawPointer(socketConnection))
@@ -120,11 +139,18 @@ public final class PeerLink {
         return canPoll(OpaquePointer(stream)) != 0 ? OpaquePointer(stream) : nil
     }
 
-    /// Starts reading and the keepalive; called once the owner has set its handlers.
+    /// Starts reading, and the pings of a link that pings (``pingsToKeepAlive``); called once
+    /// the owner has set its handlers.
     public func start() {
         guard isOpen, !isStarted else { return }
         isStarted = true
         readLater()
+        armKeepalive()
+    }
+
+    /// Checks every half ``keepalive`` that a link that pings still hears from its peer.
+    private func armKeepalive() {
+        guard isOpen, keepaliveTimer == 0, pingsToKeepAlive else { return }
         let interval = min(max(0.05, keepalive / 2), 86_400)
         keepaliveTimer = GLibSources.every(milliseconds: UInt32(interval * 1000)) { [weak self] in
             self?.checkKeepalive()
@@ -354,12 +380,13 @@ public final class PeerLink {
     /// Makes sure the peer still answers, now that someone waits on it: sends a ping at once
     /// and closes the link (``onClose`` runs) when nothing at all arrives within `seconds`.
     ///
-    /// The keepalive notices a silent peer only after three times ``keepalive``; a person who
-    /// clicked Continue should not wait that long to learn the other device is gone. A probe
-    /// already running keeps its deadline.
+    /// The system notices a peer gone only after twice ``keepalive`` (a link that pings, after
+    /// three times), and a peer that stopped answering while its machine still does (a frozen
+    /// batond) not at all; a person who clicked Continue should not wait to learn the other
+    /// device is gone. A probe already running keeps its deadline.
     public func probe(within seconds: Double) {
         // Behind a backlog (a stream to this peer on a slow link) the ping could not reach a
-        // live peer in time; the keepalive watches such a link.
+        // live peer in time; the system (or the link's pings) watches such a link.
         guard isOpen, probeTimer == 0, outgoing.count <= Self.probeBacklogLimit else { return }
         let sentAt = MonotonicClock.now
         lastPing = sentAt

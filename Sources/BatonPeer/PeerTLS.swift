@@ -80,7 +80,8 @@ public final class PeerTLS {
     public func connect(over connection: UnsafeMutablePointer<GSocketConnection>,
                         control: IncomingHandshake = IncomingHandshake(),
                         answerWithin: Double? = nil) async throws -> PeerLink {
-        // The dialer's timeout stays off the socket: the link's keepalive decides from here on.
+        // The dialer's timeout stays off the socket: the link's keepalive (the system's, or
+        // its pings through a relay) decides from here on.
         g_socket_set_timeout(g_socket_connection_get_socket(connection), 0)
         var error: UnsafeMutablePointer<GError>?
         guard let stream = baton_tls_client_new_pinned(UnsafeMutablePointer(OpaquePointer(connection)), &error) else {

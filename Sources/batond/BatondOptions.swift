@@ -74,7 +74,7 @@ struct BatondOptions: ParsableCommand {
     @Option(help: "Seconds to wait for a continued document to sync here (Syncthing) before copying it from the other device.")
     var documentSyncTimeout: Double = Timeouts.standard.documentSync
 
-    @Option(help: "Seconds of quiet on a link before a keepalive; a link silent for three times that is closed.")
+    @Option(help: "Seconds of quiet on a link before the system checks that the other device is still there (TCP keepalive); one that answers nothing for twice that is dropped. A link through a relay is pinged instead, and dropped when silent for three times that.")
     var keepalive: Double = 10
 
     @Option(help: "Seconds a link with a device that is not paired stays open while no pairing is under way.")

@@ -1,4 +1,4 @@
-import BatonPeer
+@testable import BatonPeer
 import CGLib
 import ServiceFixtures
 import XCTest
@@ -169,10 +169,52 @@ final class PeerLinkTests: XCTestCase {
         XCTAssertEqual(answers, [.unpair], "the peer is told it is not paired here before the link closes")
     }
 
-    func testASilentPeerIsDroppedByKeepalive() async throws {
+    /// A direct link leaves the watch over the peer to the system: TCP keepalive after the
+    /// keepalive's seconds of quiet, probes every fifth of it, the link dropped when nothing
+    /// came for twice that.
+    func testADirectLinkHasTheSystemWatchThePeer() async throws {
+        let pair = try await linkedPair(keepalive: 10)
+        for link in [pair.server, pair.client] {
+            XCTAssertFalse(link.pingsToKeepAlive)
+            let socket = g_socket_connection_get_socket(link.socketConnection)
+            func option(_ level: Int32, _ name: Int32) -> Int32 {
+                var value: gint = -1
+                var error: UnsafeMutablePointer<GError>?
+                XCTAssertNotEqual(g_socket_get_option(socket, gint(level), gint(name), &value, &error), 0)
+                g_clear_error(&error)
+                return value
+            }
+            XCTAssertEqual(option(SOL_SOCKET, SO_KEEPALIVE), 1)
+            XCTAssertEqual(option(Int32(IPPROTO_TCP), TCP_KEEPIDLE), 10)
+            XCTAssertEqual(option(Int32(IPPROTO_TCP), TCP_KEEPINTVL), 2)
+            XCTAssertEqual(option(Int32(IPPROTO_TCP), TCP_KEEPCNT), 5)
+            XCTAssertEqual(option(Int32(IPPROTO_TCP), TCP_USER_TIMEOUT), 20_000)
+        }
+        pair.client.close("done")
+        pair.server.close("done")
+    }
+
+    /// A direct link sends no pings of its own: a peer that answers none, its machine still
+    /// acknowledging what it is sent, keeps its link (a peer gone is the system's to notice).
+    func testADirectLinkDoesNotPingASilentPeer() async throws {
         let pair = try await linkedPair(keepalive: 0.2)
         var reason: String?
         pair.server.onClose = { reason = $0 }
+        pair.server.start()
+        // The client never reads, so it would never answer a ping.
+        _ = await pumpMainLoop(timeout: 1.5) { reason != nil }
+        XCTAssertNil(reason)
+        XCTAssertTrue(pair.server.isOpen)
+        pair.client.close("done")
+        pair.server.close("done")
+    }
+
+    func testASilentPeerThroughARelayIsDroppedByPings() async throws {
+        let pair = try await linkedPair(keepalive: 0.2)
+        var reason: String?
+        pair.server.onClose = { reason = $0 }
+        pair.server.isRelayed = true
+        XCTAssertTrue(pair.server.pingsToKeepAlive)
         pair.server.start()
         // The client never reads, so it never answers the server's pings.
         let pumped = await pumpMainLoop(timeout: 5) { reason != nil }
@@ -181,11 +223,13 @@ final class PeerLinkTests: XCTestCase {
         pair.client.close("done")
     }
 
-    func testAnsweredPingsKeepTheLinkUp() async throws {
+    func testAnsweredPingsKeepALinkThroughARelayUp() async throws {
         let pair = try await linkedPair(keepalive: 0.2)
         var closed = false
         pair.server.onClose = { _ in closed = true }
         pair.client.onClose = { _ in closed = true }
+        pair.server.isRelayed = true
+        pair.client.isRelayed = true
         pair.server.start()
         pair.client.start()
         _ = await pumpMainLoop(timeout: 1.5) { closed }

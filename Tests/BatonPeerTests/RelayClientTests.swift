@@ -44,6 +44,8 @@ final class RelayClientTests: XCTestCase {
         XCTAssertEqual(link.peerDeviceID, joinedIdentity.deviceID, "the caller sees the joined device's own certificate")
         XCTAssertEqual(other.peerDeviceID, callerIdentity.deviceID)
         XCTAssertTrue(link.isOutgoing)
+        XCTAssertTrue(link.isRelayed && other.isRelayed, "both ends know the link runs through the relay")
+        XCTAssertTrue(link.pingsToKeepAlive && other.pingsToKeepAlive, "their sockets reach only the relay: they ping")
         link.isTrusted = true
         other.isTrusted = true
         var received: [PeerMessage] = []

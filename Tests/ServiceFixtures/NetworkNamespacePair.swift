@@ -8,6 +8,8 @@ public final class NetworkNamespacePair {
     public let b: String
     public let addressA = "10.78.0.1"
     public let addressB = "10.78.0.2"
+    /// The veth pair's end in `b`.
+    private let vethB: String
     private var removed = false
 
     /// Why the namespaces cannot be made here, or nil.
@@ -23,6 +25,7 @@ public final class NetworkNamespacePair {
         NamespaceCommands.delete([a, b])
         let veth = "\(prefix.prefix(8))-va"
         let peer = "\(prefix.prefix(8))-vb"
+        vethB = peer
         let steps: [[String]] = [
             ["netns", "add", a], ["netns", "add", b],
             ["link", "add", veth, "type", "veth", "peer", "name", peer],
@@ -43,6 +46,13 @@ public final class NetworkNamespacePair {
     /// `arguments` as a command run inside namespace `namespace` (`ip netns exec`).
     public func command(in namespace: String, _ executable: String, _ arguments: [String]) -> (URL, [String]) {
         (URL(fileURLWithPath: "/usr/sbin/ip"), ["netns", "exec", namespace, executable] + arguments)
+    }
+
+    /// Takes `b`'s end of the link down: from then on what either host sends the other is
+    /// lost without a word (no FIN, no RST, no ICMP), as when `b`'s machine is switched off.
+    public func cutB() throws {
+        let status = NamespaceCommands.ip(["-n", b, "link", "set", vethB, "down"])
+        guard status == 0 else { throw FixtureError("ip -n \(b) link set \(vethB) down failed with status \(status)") }
     }
 
     /// Stops what runs inside and removes both namespaces (and with them the veth pair).

@@ -61,13 +61,20 @@ final class Device {
         return steps.mapValues { median($0) }
     }
 
+    /// Starts batond; in the network namespace `namespace` (`ip netns exec`) when given.
     func startBatond(_ executable: String, arguments: [String], logLevel: String = "warning", listen: String = "127.0.0.1:0",
-                     environment extra: [String: String] = [:]) throws {
+                     environment extra: [String: String] = [:], namespace: String? = nil) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--listen", listen, "--no-discovery", "--log-level", logLevel,
-                             "--state-dir", root.appendingPathComponent("state").path,
-                             "--config-dir", root.appendingPathComponent("config").path] + arguments
+        let batondArguments = ["--listen", listen, "--no-discovery", "--log-level", logLevel,
+                               "--state-dir", root.appendingPathComponent("state").path,
+                               "--config-dir", root.appendingPathComponent("config").path] + arguments
+        if let namespace {
+            process.executableURL = URL(fileURLWithPath: NamespacePair.ip)
+            process.arguments = ["netns", "exec", namespace, executable] + batondArguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = batondArguments
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = address
         environment["XDG_DATA_DIRS"] = root.path

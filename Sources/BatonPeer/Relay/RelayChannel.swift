@@ -86,7 +86,7 @@ final class RelayChannel {
     /// - Throws: ``LinkError``.
     static func sessionMode(host: String, port: UInt16, timeout: Double) async throws -> RelayChannel {
         let connection = try await PeerTLS.dial(PeerAddress.format(host: host, port: UInt32(port)), timeout: timeout)
-        // Off, as above: the session becomes a link, which its keepalive watches.
+        // Off, as above: the session becomes a link, which its pings watch.
         g_socket_set_timeout(g_socket_connection_get_socket(connection), 0)
         PeerTLS.sendAtOnce(connection)
         g_object_ref(connection)

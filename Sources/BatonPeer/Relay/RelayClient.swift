@@ -198,14 +198,19 @@ public final class RelayClient {
             throw LostSession(reason: Self.describe(answer, asking: "to join the session"))
         }
         // From here the bytes are the other device's: Baton's own TLS, pinned as on a LAN.
+        // The link's socket reaches only the relay: the link pings the device (isRelayed).
         let connection = channel.handOff()
         if serverSocket {
-            return try await tls.accept(connection, firstBytesWithin: answerTimeout)
+            let link = try await tls.accept(connection, firstBytesWithin: answerTimeout)
+            link.isRelayed = true
+            return link
         }
         defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
         let control = IncomingHandshake()
         do {
-            return try await tls.connect(over: connection, control: control, answerWithin: answerTimeout)
+            let link = try await tls.connect(over: connection, control: control, answerWithin: answerTimeout)
+            link.isRelayed = true
+            return link
         } catch where control.wentUnanswered {
             throw LostSession(reason: "the device did not answer within \(PeerTLS.seconds(answerTimeout)) in the relay's session")
         }

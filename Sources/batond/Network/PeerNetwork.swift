@@ -147,7 +147,8 @@ final class PeerNetwork {
     /// Arms the network's one timer for the next thing due: a dial whose backoff ends, an
     /// unpaired link's end (``unpairedLinkLifetime``) or an unpaired device's listing
     /// (``seenDeviceLifetime``). With none due, nothing is armed: a batond without peers
-    /// never wakes, and one whose peers are all linked wakes only for their keepalives.
+    /// never wakes, and one whose peers are all linked directly not for them either (the
+    /// system watches the links, ``PeerLink``; only links through a relay ping).
     func scheduleHousekeeping() {
         var deadline = plan.nextAttempt(isLinked: isLinkedDirectlyOrIntroducing)
         for device in devices.values where !isPaired(device.id) {
@@ -581,6 +582,7 @@ final class PeerNetwork {
     private func closed(_ link: PeerLink, reason: String) {
         endIntroduction(ObjectIdentifier(link))
         let deviceID = link.peerDeviceID
+        if isPaired(deviceID) { relayLinks.dialWhileUnlinked() }
         guard let device = devices[deviceID], device.link === link else {
             // A link this device dialed that closed before its hello (the device turned it
             // away): dial again after a doubled backoff, not at once.

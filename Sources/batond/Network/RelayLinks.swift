@@ -10,7 +10,8 @@ import Logging
 /// has no link with. Only paired devices: the relay turns everyone else away before a session,
 /// and a link whose certificate is not a paired device's is closed, whatever the relay said
 /// (``PeerNetwork`` checks each link made here). The link inside is Baton's own pinned TLS, as
-/// on a LAN; a direct link replaces it.
+/// on a LAN; a direct link replaces it. The dials' timer runs only while a paired device has no
+/// link: with all of them linked, nothing here wakes batond.
 @MainActor
 final class RelayLinks {
     /// The relays this device is joined to (``start(_:)``).
@@ -20,6 +21,8 @@ final class RelayLinks {
     /// When each paired device was last dialed through the relays.
     private var attempts: [String: Date] = [:]
     private var timer: guint = 0
+    /// When the relays were joined (``start(_:)``).
+    private var started: Date?
     private let tls: PeerTLS
     private let paired: PairedDevices
     private let logger: Logger
@@ -57,10 +60,22 @@ final class RelayLinks {
             })
             clients.append(client)
         }
-        timer = GLibSources.every(seconds: 2) { [weak self] in
-            guard let self, Date().timeIntervalSince(started) >= Self.grace else { return }
-            self.dial()
-        }
+        self.started = started
+        dialWhileUnlinked()
+    }
+
+    /// Dials, every 2 seconds, the paired devices without a link, until all have one: called at
+    /// the start and whenever a paired device's link closes.
+    func dialWhileUnlinked() {
+        guard !clients.isEmpty, timer == 0 else { return }
+        timer = GLibSources.every(seconds: 2) { [weak self] in self?.tick() }
+    }
+
+    private func tick() {
+        guard let started, Date().timeIntervalSince(started) >= Self.grace else { return }
+        guard dialing.isEmpty, paired.devices.values.allSatisfy({ isLinked($0.id) }) else { return dial() }
+        GLibSources.cancel(timer)
+        timer = 0
     }
 
     /// Dials each paired device without a link through the relays, one relay after the

@@ -11,7 +11,8 @@ final class FetchFeature: PeerFeature {
     static let rememberedFetches = 16
     /// Seconds a paired device has to answer a ping when it is asked for a payload a person
     /// waits on: past them its link closes, its offers go and the fetch fails, where the
-    /// keepalive would notice only after three times `--keepalive`.
+    /// system's keepalive would notice a device gone only after twice `--keepalive`, and a
+    /// frozen batond on a machine still up not at all.
     static let answerTimeout = 3.0
 
     unowned let network: PeerNetwork

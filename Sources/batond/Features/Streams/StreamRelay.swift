@@ -8,7 +8,7 @@ import Foundation
 /// that come in are written to the app, and credit is granted back as the app takes them.
 ///
 /// So at most ``window`` bytes of a stream are ever on their way or queued, whatever the
-/// apps do: a stream never starves the link's keepalives, and an app that stops reading
+/// apps do: a stream never starves the link's pings, and an app that stops reading
 /// stops its writer after one window. The relay ends when both sides have ended their
 /// writes and everything is delivered, or at the first failure, which the device hears of.
 @MainActor

@@ -1,0 +1,101 @@
+import BatonBus
+import BatonGLib
+import Foundation
+
+/// Two network namespaces joined by a veth pair, as two hosts on one link: `a` is 10.79.0.1,
+/// `b` 10.79.0.2. Made with `ip` (needs root); removed by ``remove()``.
+final class NamespacePair {
+    static let ip = "/usr/sbin/ip"
+    let a = "baton-bench-gone-a"
+    let b = "baton-bench-gone-b"
+    let addressA = "10.79.0.1"
+    let addressB = "10.79.0.2"
+    private let vethB = "bbgone-vb"
+
+    /// Why namespaces cannot be made here, or nil.
+    static var missingRequirement: String? {
+        guard getuid() == 0 else { return "network namespaces need root" }
+        return FileManager.default.isExecutableFile(atPath: ip) ? nil : "ip is missing (Debian package iproute2)"
+    }
+
+    init() throws {
+        remove()
+        let vethA = "bbgone-va"
+        let steps: [[String]] = [
+            ["netns", "add", a], ["netns", "add", b],
+            ["link", "add", vethA, "type", "veth", "peer", "name", vethB],
+            ["link", "set", vethA, "netns", a], ["link", "set", vethB, "netns", b],
+            ["-n", a, "link", "set", "lo", "up"], ["-n", b, "link", "set", "lo", "up"],
+            ["-n", a, "addr", "add", "\(addressA)/24", "dev", vethA], ["-n", b, "addr", "add", "\(addressB)/24", "dev", vethB],
+            ["-n", a, "link", "set", vethA, "up"], ["-n", b, "link", "set", vethB, "up"],
+        ]
+        for step in steps where Self.run(step) != 0 {
+            remove()
+            throw BenchmarkFailure("ip \(step.joined(separator: " ")) failed")
+        }
+    }
+
+    /// Takes `b`'s end of the link down: what either sends the other is lost without a word
+    /// (no FIN, no RST), as when `b`'s machine is switched off.
+    func cutB() throws {
+        guard Self.run(["-n", b, "link", "set", vethB, "down"]) == 0 else { throw BenchmarkFailure("cannot take \(vethB) down") }
+    }
+
+    /// Deletes both namespaces (and with them the veth pair); what still runs inside must be stopped first.
+    func remove() {
+        for name in [a, b] { Self.run(["netns", "delete", name]) }
+    }
+
+    @discardableResult
+    private static func run(_ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ip)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// Seconds a release batond, with its default settings, takes to list a paired peer as not
+/// connected once the peer vanished without a word: the two batonds in two network namespaces,
+/// paired, the link left quiet for a second, then the peer's end of the link between them taken
+/// down (no FIN, no RST).
+@MainActor
+func measureDeadPeer(batond: String) async throws -> Double {
+    let namespaces = try NamespacePair()
+    let hub = try Device(name: "gone-hub")
+    let peer = try Device(name: "gone-peer")
+    defer {
+        hub.stop()
+        peer.stop()
+        namespaces.remove()
+    }
+    try hub.startBatond(batond, arguments: ["--name", "hub"], listen: "\(namespaces.addressA):0", namespace: namespaces.a)
+    let hubBus = try BusConnection.bus(at: hub.address)
+    let hubStatus = try await batondStatus(of: hubBus)
+    try peer.startBatond(batond, arguments: ["--name", "peer", "--peer", hubStatus.listen], listen: "\(namespaces.addressB):0",
+                         namespace: namespaces.b)
+    let peerBus = try BusConnection.bus(at: peer.address)
+    let peerStatus = try await batondStatus(of: peerBus)
+    func peerIsConnected() async -> Bool {
+        let devices = (try? await daemonCall(hubBus, "ListDevices"))?.first?.dictionaries ?? []
+        return devices.contains { $0["id"]?.string == peerStatus.id && $0["connected"]?.bool == true }
+    }
+    try await waitFor("the peer linked with the hub") { await peerIsConnected() }
+    try await pair(requester: hubBus, responder: peerBus, responderID: peerStatus.id, requesterID: hubStatus.id)
+    try await waitFor("the peer paired with the hub") {
+        let devices = (try? await daemonCall(hubBus, "ListDevices"))?.first?.dictionaries ?? []
+        return devices.contains { $0["id"]?.string == peerStatus.id && $0["paired"]?.bool == true && $0["connected"]?.bool == true }
+    }
+    try await Task.sleep(nanoseconds: 1_000_000_000)
+    try namespaces.cutB()
+    let cut = Date()
+    try await waitFor("the hub to notice that the peer is gone", timeout: 120) {
+        try await Task.sleep(nanoseconds: 100_000_000)
+        return await !peerIsConnected()
+    }
+    return Date().timeIntervalSince(cut)
+}
