@@ -6,6 +6,9 @@ import Foundation
 import Logging
 
 let options = BatondOptions.parseOrExit()
+// Swift concurrency's global jobs run on a GLib pool, not libdispatch's, whose monitor would
+// wake batond every second from the first `await` on (see GLibGlobalExecutor).
+GLibGlobalExecutor.install()
 // An app, an X server or a compositor that closes its end makes a write fail (EPIPE) rather
 // than end batond (Xlib and pipes to pasting apps write without MSG_NOSIGNAL).
 signal(SIGPIPE, SIG_IGN)

@@ -58,6 +58,26 @@ final class PeerTests: XCTestCase {
                       "the offer is withdrawn when A's activity goes")
     }
 
+    /// Every `await` in batond resumes through Swift's global executor. On libdispatch's, its
+    /// first worker thread starts a monitor that wakes batond every second for good; batond
+    /// gives those jobs to a GLib pool instead (`GLibGlobalExecutor`), so no libdispatch worker
+    /// runs after pairing, links and a handover.
+    func testNoLibdispatchWorkerRunsInBatondAfterPairingAndAHandover() throws {
+        _ = try devices.pair()
+        let origin = try devices.a.startInstalledNote("origin", text: "from alpha")
+        _ = try devices.b.startInstalledNote("target", text: "idle on beta", extra: ["--app-id", "org.baton.Target"])
+        let id = try XCTUnwrap(offerID(titled: "Note: from alpha", on: devices.b), "B never listed A's activity")
+        XCTAssertEqual(try devices.b.baton(["continue", id]).status, 0)
+        XCTAssertNotNil(origin.waitForEvent("was-continued"))
+        for batond in [devices.batondA, devices.batondB].compactMap({ $0 }) {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(batond.pid)/task")) ?? []
+            let names = tasks.compactMap { try? String(contentsOfFile: "/proc/\(batond.pid)/task/\($0)/comm", encoding: .utf8) }
+                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            XCTAssertFalse(names.isEmpty, "batond's threads are listed")
+            XCTAssertEqual(names.filter { $0.contains("qos") }, [], "libdispatch's worker threads in batond: \(names)")
+        }
+    }
+
     func testAnUnpairedDeviceSeesNoOffers() throws {
         _ = try devices.a.startInstalledNote("origin", text: "secret draft")
         XCTAssertTrue(waitUntil { try self.devices.a.activities().contains { $0["title"] as? String == "Note: secret draft" } })

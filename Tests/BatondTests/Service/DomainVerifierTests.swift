@@ -2,6 +2,7 @@
 import Baton
 import Foundation
 import Logging
+import ServiceFixtures
 import XCTest
 
 /// What batond makes of the association files it fetched (the fetch itself is real in
@@ -181,9 +182,63 @@ final class DomainVerifierTests: XCTestCase {
         XCTAssertEqual(changed, ["a.example.org", "a.example.org"], "a new claimant has the site fetched again")
         XCTAssertEqual(verifier.claimStates().map(\.state), [.verified, .failed])
     }
+
+    func testNothingIsArmedWhileNoSiteIsDueAndTheNextCheckIsTheEarliestAnswersEnd() async throws {
+        let none = verifier([])
+        none.refresh()
+        XCTAssertNil(none.nextCheck, "no claim: nothing wakes batond for the domains")
+
+        let outcome = try file(["org.example.a.App"], age: 7200)
+        let checked = DomainVerifier(stateDirectory: folder, logger: logger) { _ in outcome }
+        let apps = [app("a.App", domains: "a.example.org"), app("b.App", domains: "b.example.org")]
+        checked.installedApps = { apps }
+        let now = Date()
+        checked.record(outcome, for: "a.example.org", now: now)
+        checked.record(.failure("down"), for: "b.example.org", now: now)
+        checked.refresh(now: now)
+        XCTAssertEqual(checked.nextCheck?.timeIntervalSince(now) ?? -1, 300, accuracy: 0.001,
+                       "the failed site's retry, before the other site's answer ends in 2 h")
+    }
+
+    /// A desktop entry that claims a domain, written while batond runs, has its site fetched
+    /// at once: the `applications` folder is followed, with no timer.
+    func testAnEntryClaimingADomainIsFetchedAsSoonAsItIsWritten() async throws {
+        let saved = ["XDG_DATA_HOME", "XDG_DATA_DIRS"].map { ($0, ProcessInfo.processInfo.environment[$0]) }
+        let applications = folder.appendingPathComponent("home/applications")
+        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+        setenv("XDG_DATA_HOME", folder.appendingPathComponent("home").path, 1)
+        setenv("XDG_DATA_DIRS", folder.appendingPathComponent("system").path, 1)
+        defer {
+            for (name, value) in saved {
+                if let value { setenv(name, value, 1) } else { unsetenv(name) }
+            }
+        }
+        let fetched = FetchedHosts()
+        let verifier = DomainVerifier(stateDirectory: folder, logger: logger) { host in
+            await fetched.add(host)
+            return .failure("not served")
+        }
+        verifier.start()
+        XCTAssertNil(verifier.nextCheck)
+        try ("[Desktop Entry]\nType=Application\nName=Mail\nExec=/bin/true\nX-Baton-TeamID=org.example\n"
+            + "X-Baton-ActivityTypes=org.example.mail.compose;\nX-Baton-Domains=mail.example.org;\n")
+            .write(to: applications.appendingPathComponent("org.example.Mail.desktop"), atomically: true, encoding: .utf8)
+        let started = Date()
+        let seen = await pumpMainLoop(timeout: 5) { !fetched.hosts.isEmpty && verifier.nextCheck != nil }
+        XCTAssertTrue(seen, "the new entry's site was fetched")
+        XCTAssertEqual(fetched.hosts, ["mail.example.org"])
+        print("a new entry's site was fetched \(Int(Date().timeIntervalSince(started) * 1000)) ms after it was written")
+        XCTAssertNotNil(verifier.nextCheck, "the failed fetch's retry is armed")
+    }
 }
 
 /// The hosts a verifier asked for, in order.
+@MainActor
+private final class FetchedHosts {
+    private(set) var hosts: [String] = []
+    func add(_ host: String) { hosts.append(host) }
+}
+
 private actor FetchCounter {
     private(set) var hosts: [String] = []
     func add(_ host: String) { hosts.append(host) }

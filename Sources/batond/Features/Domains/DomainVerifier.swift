@@ -1,5 +1,6 @@
 import BatonBus
 import BatonGLib
+import CGLib
 import Foundation
 import Logging
 
@@ -62,7 +63,10 @@ final class DomainVerifier {
     private let logger: Logger
     /// The fetches under way, by host.
     private var fetches: [String: Task<Void, Never>] = [:]
-    private var timer: UInt32 = 0
+    private var timer: guint = 0
+    /// The file monitors of the `applications` folders (``followApplicationFolders()``), by path.
+    private var monitors: [String: UnsafeMutableRawPointer] = [:]
+    private var entriesPending: guint = 0
     /// The installed apps, read again at each turn (``InstalledApps/all()``); replaceable in tests.
     var installedApps: () -> [InstalledApp] = { InstalledApps.all() }
 
@@ -79,12 +83,59 @@ final class DomainVerifier {
         }
     }
 
-    /// Looks at the claims now, then every minute (sooner when answers are kept shorter),
-    /// fetching what is due.
+    /// Looks at the claims now, then again when the next answer is due and whenever an entry
+    /// in the `applications` folders changes (followed through file monitors): while no answer
+    /// is due, nothing wakes batond for the domains.
     func start() {
+        followApplicationFolders()
         refresh()
-        let period = UInt32(min(60, max(1, minimumAge / 2)))
-        timer = GLibSources.every(seconds: period) { [weak self] in self?.refresh() }
+    }
+
+    /// When the next check is armed for: the earliest claimed site's ``dueDate(_:)``; `nil`
+    /// when no app claims a domain, or while every due site is being fetched.
+    private(set) var nextCheck: Date?
+
+    /// Arms the one timer for the earliest claimed site that is not being fetched.
+    private func scheduleNext(claimants: [String: [String]], now: Date) {
+        GLibSources.cancel(timer)
+        timer = 0
+        nextCheck = claimants.keys.filter { fetches[$0] == nil }.map { dueDate($0) ?? now }.min()
+        guard let nextCheck else { return }
+        timer = GLibSources.once(after: max(1, nextCheck.timeIntervalSince(now))) { [weak self] in
+            self?.timer = 0
+            self?.refresh()
+        }
+    }
+
+    /// Follows each `applications` folder there is (``InstalledApps/applicationFolders``),
+    /// and the parent of each there is not, so that a folder made later is followed too.
+    private func followApplicationFolders() {
+        for folder in InstalledApps.applicationFolders {
+            let path = FileManager.default.fileExists(atPath: folder.path) ? folder.path : folder.deletingLastPathComponent().path
+            guard monitors[path] == nil, FileManager.default.fileExists(atPath: path) else { continue }
+            let file = g_file_new_for_path(path)
+            defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+            var error: UnsafeMutablePointer<GError>?
+            guard let monitor = g_file_monitor_directory(file, G_FILE_MONITOR_WATCH_MOVES, nil, &error) else {
+                logger.notice("cannot follow \(path) for apps that claim web domains: \(error.map { String(cString: $0.pointee.message) } ?? "unknown error")")
+                g_clear_error(&error)
+                continue
+            }
+            monitors[path] = UnsafeMutableRawPointer(monitor)
+            GObjectSignals.onFileMonitorChange(UnsafeMutableRawPointer(monitor)) { [weak self] in self?.entriesChanged() }
+        }
+    }
+
+    /// Looks again shortly after entries change, once for a burst of changes (an install
+    /// writes several files).
+    private func entriesChanged() {
+        guard entriesPending == 0 else { return }
+        entriesPending = GLibSources.once(after: 0.5) { [weak self] in
+            guard let self else { return }
+            entriesPending = 0
+            followApplicationFolders()
+            refresh()
+        }
     }
 
     /// The most fetches under way at once from ``refresh(now:)``; the rest wait a turn.
@@ -95,9 +146,10 @@ final class DomainVerifier {
         let claimants = claimantsByHost()
         for (host, entries) in claimants.sorted(by: { $0.key < $1.key })
         where fetches[host] == nil && (isDue(host, now: now) || sites[host]?.claimants != entries) {
-            guard fetches.count < Self.concurrentFetches else { return }
+            guard fetches.count < Self.concurrentFetches else { break }
             fetch(host)
         }
+        scheduleNext(claimants: claimants, now: now)
     }
 
     /// Returns once the fetches under way have answered.
@@ -183,12 +235,17 @@ final class DomainVerifier {
     /// Whether `host` should be fetched now: never fetched, its answer expired, or its retry
     /// due (the interval doubling with each failure in a row, up to 6 hours).
     func isDue(_ host: String, now: Date) -> Bool {
-        guard let site = sites[host] else { return true }
+        dueDate(host).map { now >= $0 } ?? true
+    }
+
+    /// When `host` is next due (``isDue(_:now:)``); `nil` when it has never been fetched.
+    func dueDate(_ host: String) -> Date? {
+        guard let site = sites[host] else { return nil }
         if site.failure != nil, let checked = site.checked {
             let delay = min(minimumAge, 300) * pow(2, Double(min(site.failures, 8) - 1))
-            return now >= checked.addingTimeInterval(min(delay, 6 * 3600))
+            return checked.addingTimeInterval(min(delay, 6 * 3600))
         }
-        return site.expires.map { now >= $0 } ?? true
+        return site.expires
     }
 
     private func fetch(_ host: String) {
@@ -196,6 +253,7 @@ final class DomainVerifier {
             let outcome = await fetchFile(host)
             record(outcome, for: host)
             fetches[host] = nil
+            refresh()
         }
     }
 
