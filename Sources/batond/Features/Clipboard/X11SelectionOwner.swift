@@ -82,7 +82,7 @@ final class X11SelectionOwner {
         guard let display = connection.usableDisplay else { return }
         let requestor = request.requestor
         guard bytes.count > chunkSize else {
-            bytes.withUnsafeBufferPointer { buffer in
+            _ = bytes.withUnsafeBufferPointer { buffer in
                 XChangeProperty(display, requestor, property, type, 8, PropModeReplace, buffer.baseAddress, Int32(buffer.count))
             }
             return notify(request, property: property)
@@ -99,7 +99,7 @@ final class X11SelectionOwner {
                     || (event.type == DestroyNotify && event.xdestroywindow.window == requestor)
             }).map({ $0.type == PropertyNotify }) == true, let display = connection.usableDisplay else { return }
             let end = min(offset + chunkSize, bytes.count)
-            bytes[offset..<end].withUnsafeBufferPointer { buffer in
+            _ = bytes[offset..<end].withUnsafeBufferPointer { buffer in
                 XChangeProperty(display, requestor, property, type, 8, PropModeReplace, buffer.baseAddress, Int32(buffer.count))
             }
             connection.flush()
@@ -111,7 +111,7 @@ final class X11SelectionOwner {
 
     private func write(_ items: [UInt], as type: Atom, to window: Window, _ property: Atom) {
         guard let display = connection.usableDisplay else { return }
-        items.withUnsafeBufferPointer { buffer in
+        _ = items.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: UInt8.self) { bytes in
                 XChangeProperty(display, window, property, type, 32, PropModeReplace, bytes.baseAddress, Int32(items.count))
             }
