@@ -64,8 +64,9 @@ final class DomainVerifier {
     /// The fetches under way, by host.
     private var fetches: [String: Task<Void, Never>] = [:]
     private var timer: guint = 0
-    /// The file monitors of the `applications` folders (``followApplicationFolders()``), by path.
-    private var monitors: [String: UnsafeMutableRawPointer] = [:]
+    /// The file monitor of each `applications` folder (``followApplicationFolders()``), by the
+    /// folder's path, with the path it follows: the folder's, or its parent's while it is missing.
+    private var monitors: [String: (path: String, monitor: UnsafeMutableRawPointer)] = [:]
     private var entriesPending: guint = 0
     /// The installed apps, read again at each turn (``InstalledApps/all()``); replaceable in tests.
     var installedApps: () -> [InstalledApp] = { InstalledApps.all() }
@@ -108,11 +109,13 @@ final class DomainVerifier {
     }
 
     /// Follows each `applications` folder there is (``InstalledApps/applicationFolders``),
-    /// and the parent of each there is not, so that a folder made later is followed too.
+    /// or its parent while it is missing, so that a folder made later is followed in its place.
     private func followApplicationFolders() {
         for folder in InstalledApps.applicationFolders {
             let path = FileManager.default.fileExists(atPath: folder.path) ? folder.path : folder.deletingLastPathComponent().path
-            guard monitors[path] == nil, FileManager.default.fileExists(atPath: path) else { continue }
+            guard monitors[folder.path]?.path != path else { continue }
+            if let old = monitors.removeValue(forKey: folder.path) { Self.cancel(old.monitor) }
+            guard FileManager.default.fileExists(atPath: path) else { continue }
             let file = g_file_new_for_path(path)
             defer { g_object_unref(UnsafeMutableRawPointer(file)) }
             var error: UnsafeMutablePointer<GError>?
@@ -121,9 +124,14 @@ final class DomainVerifier {
                 g_clear_error(&error)
                 continue
             }
-            monitors[path] = UnsafeMutableRawPointer(monitor)
+            monitors[folder.path] = (path, UnsafeMutableRawPointer(monitor))
             GObjectSignals.onFileMonitorChange(UnsafeMutableRawPointer(monitor)) { [weak self] in self?.entriesChanged() }
         }
+    }
+
+    private static func cancel(_ monitor: UnsafeMutableRawPointer) {
+        g_file_monitor_cancel(monitor.assumingMemoryBound(to: GFileMonitor.self))
+        g_object_unref(monitor)
     }
 
     /// Looks again shortly after entries change, once for a burst of changes (an install
