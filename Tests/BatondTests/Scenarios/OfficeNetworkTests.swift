@@ -5,13 +5,15 @@ import XCTest
 /// An office LAN: twenty devices on one /24 (network namespaces on one bridge), each with its
 /// own avahi-daemon and batond, finding each other through DNS-SD alone. Each lists all the
 /// others from their records, without a link to any; two pair and hand a draft over; the fleet
-/// at rest costs next to no CPU; a device that stops drops out of the others' lists with its
-/// DNS-SD goodbye. Needs root (and runs in CI, which is root); skipped elsewhere.
+/// at rest costs next to no CPU; a device renamed is listed by its new name; a device that stops
+/// drops out of the others' lists with its DNS-SD goodbye. Needs root (and runs in CI, which is root); skipped elsewhere.
 final class OfficeNetworkTests: XCTestCase {
     private var office: OfficeNetwork?
     private var sessions: [ServiceSession] = []
 
     private static let count = 20
+    /// The device renamed: it takes its name from its settings, not `--name`, which fixes it.
+    private static let renamed = 3
 
     override func setUpWithError() throws {
         if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
@@ -56,10 +58,15 @@ final class OfficeNetworkTests: XCTestCase {
             sessions.append(session)
             try session.startBus()
         }
+        let configuration = sessions[Self.renamed - 1].root.appendingPathComponent("config/baton")
+        try FileManager.default.createDirectory(at: configuration, withIntermediateDirectories: true)
+        try "[network]\nname=\(Self.name(Self.renamed))\n".write(to: configuration.appendingPathComponent("batond.conf"),
+                                                                  atomically: true, encoding: .utf8)
         let started = Date()
         for number in 1...Self.count {
+            let name = number == Self.renamed ? [] : ["--name", Self.name(number)]
             batonds.append(try sessions[number - 1].startBatond(
-                ["--name", Self.name(number)], name: "batond", namespace: office.namespace(number),
+                name, name: "batond", namespace: office.namespace(number),
                 environment: ["DBUS_SYSTEM_BUS_ADDRESS": office.systemBus(number)]))
         }
         let allStarted = Date()
@@ -130,6 +137,24 @@ final class OfficeNetworkTests: XCTestCase {
                     && ($0["userInfo"] as? [String: Any])?["text"] as? String == "office draft"
             }
         }, "the draft was handed over")
+
+        // A device renamed announces its new name: the others list it by that name.
+        let renaming = try sessions[Self.renamed - 1].baton(["settings", "name", "Reception desk"])
+        XCTAssertEqual(renaming.status, 0, renaming.errorOutput)
+        let renamedAt = Date()
+        let watching = (1...Self.count).filter { $0 != Self.renamed }
+        var renamedIn: [Int: Double] = [:]
+        while renamedIn.count < watching.count, Date().timeIntervalSince(renamedAt) < 20 {
+            for number in watching where renamedIn[number] == nil {
+                let names = try listed(by: number)
+                if names.contains("Reception desk"), !names.contains(Self.name(Self.renamed)) {
+                    renamedIn[number] = Date().timeIntervalSince(renamedAt)
+                }
+            }
+        }
+        print("office: \(Self.name(Self.renamed)) renamed; \(renamedIn.count) of \(watching.count) list its new name, "
+              + "the last \(String(format: "%.1f", renamedIn.values.max() ?? .infinity)) s after")
+        XCTAssertEqual(renamedIn.count, watching.count, "every other device lists the new name")
 
         // A device that stops says goodbye over DNS-SD: it drops out of the others' lists.
         let leaving = Self.count
