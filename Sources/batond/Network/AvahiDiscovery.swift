@@ -80,6 +80,11 @@ final class AvahiDiscovery {
         configuration.name = name
         self.configuration = configuration
         guard let session, let connection, session.published else { return }
+        announceAgain(session, on: connection)
+    }
+
+    /// Withdraws the service, and announces it again after ``renameGap``.
+    private func announceAgain(_ session: Session, on connection: BusConnection) {
         withdraw(session, on: connection)
         session.renamePending = true
         _ = GLibSources.once(after: Self.renameGap) { [weak self, weak session] in
@@ -260,6 +265,9 @@ final class AvahiDiscovery {
             session.published = true
             if !session.serverRunning {
                 withdraw(session, on: connection)
+            } else if self.configuration?.name != configuration.name {
+                // Renamed while this announcement was under way.
+                announceAgain(session, on: connection)
             }
         } catch {
             logger.notice("avahi-daemon refused to announce \(Self.serviceType): \(error)")
