@@ -50,6 +50,13 @@ final class OfficeNetworkTests: XCTestCase {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// Anonymous resident memory of `pid` (its own heap, not shared libraries) in KiB, from /proc/PID/status.
+    private static func residentKiB(of pid: Int32) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("RssAnon:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
     func testTwentyDevicesOnOneNetworkListEachOtherPairAndLeave() throws {
         let office = try XCTUnwrap(office)
         var batonds: [ChildProcess] = []
@@ -102,8 +109,9 @@ final class OfficeNetworkTests: XCTestCase {
         Thread.sleep(forTimeInterval: window)
         let used = zip(pids.map(Self.cpuSeconds(of:)), before).map { $0 - $1 }.reduce(0, +)
         let share = used / window * 100
+        let resident = pids.map(Self.residentKiB(of:)).reduce(0, +)
         print("office: the \(Self.count) batonds at rest used \(String(format: "%.2f", used)) CPU seconds in \(Int(window)) s: "
-              + "\(String(format: "%.2f", share)) % of one core in all")
+              + "\(String(format: "%.2f", share)) % of one core in all; anonymous memory \(resident / 1024) MiB in all")
         XCTAssertLessThan(share, 1, "the fleet at rest uses under 1 % of one core")
 
         // Two of them pair, the one dialing the other only now, and hand a draft over.
