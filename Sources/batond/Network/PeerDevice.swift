@@ -4,8 +4,9 @@ import Foundation
 
 /// One remote device, as this one knows it: its link, what its hello said and the pairing
 /// under way. ``PeerNetwork`` keeps one per device it is linked with, is pairing with, has
-/// seen lately, finds announced with a name through DNS-SD or is paired with (whose pin is in ``PairedDevices``), and drops it once it is
-/// none of these and no feature keeps anything for it (``PeerFeature/holdsState(for:)``).
+/// seen lately, finds announced with a name through DNS-SD or is paired with (whose pin is in
+/// ``PairedDevices``), and drops it once it is none of these and no feature keeps anything for
+/// it (``PeerFeature/holdsState(for:)``).
 @MainActor
 final class PeerDevice {
     /// The device id: the hash of its certificate's public key.
@@ -32,6 +33,12 @@ final class PeerDevice {
 
     init(id: String) {
         self.id = id
+    }
+
+    /// The name it gives itself now: its hello's (or rename's) while it is linked, else its
+    /// DNS-SD record's while it is announced with one, else its last hello's.
+    var claimedName: String? {
+        link != nil ? name ?? discovered?.name : discovered?.name ?? name
     }
 
     /// Whether its link is open.

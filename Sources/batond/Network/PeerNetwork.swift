@@ -253,10 +253,10 @@ final class PeerNetwork {
     /// The link with `deviceID`, while it has one.
     func link(_ deviceID: String) -> PeerLink? { devices[deviceID]?.link }
 
-    /// Where `deviceID` was last seen listening: its hello's address, else the one DNS-SD
-    /// announces, else the one it was paired at.
+    /// Where `deviceID` listens: where DNS-SD announces it now, else where its last hello said,
+    /// else where it was paired.
     func address(of deviceID: String) -> String? {
-        devices[deviceID]?.address ?? devices[deviceID]?.discovered?.address ?? paired.devices[deviceID]?.address
+        devices[deviceID]?.discovered?.address ?? devices[deviceID]?.address ?? paired.devices[deviceID]?.address
     }
 
     /// The device object of `deviceID`, made when there is none.
@@ -291,7 +291,7 @@ final class PeerNetwork {
     /// The names devices are shown by here, as they are now.
     var names: DeviceNames {
         DeviceNames(thisDevice: name, paired: paired.devices,
-                    announced: { [devices] in devices[$0]?.name ?? devices[$0]?.discovered?.name })
+                    announced: { [devices] in devices[$0]?.claimedName })
     }
 
     /// What ``names`` says of a device, as the features and the service ask it.
