@@ -1,4 +1,5 @@
 @testable import batond
+import ServiceFixtures
 import XCTest
 
 /// Devices DNS-SD announces with a name are listed from their records, without a link, and
@@ -43,6 +44,19 @@ final class DiscoveredListingTests: InProcessNetworkTestCase {
         XCTAssertEqual(network.knownDevices.count, PeerNetwork.maximumDiscoveredDevices)
         XCTAssertTrue(network.knownDevices.contains(Self.deviceID(1100)), "the newest is listed")
         XCTAssertEqual(network.devices.count, PeerNetwork.maximumDiscoveredDevices, "no object is kept for the others")
+    }
+
+    func testALinkedDeviceIsShownByItsHellosNameAndOneNotLinkedByItsRecords() async throws {
+        let stranger = try await fixture.link(paired: false, name: "Desk from hello")
+        let network = fixture.network
+        network.discovered("10.78.0.5:48100", deviceID: stranger.deviceID, name: "Desk from record")
+        XCTAssertEqual(network.deviceName(stranger.deviceID), "Desk from hello")
+        XCTAssertEqual(network.knownDevices, [stranger.deviceID])
+        stranger.link.close("gone")
+        let unlinked = await pumpMainLoop(timeout: 5) { network.devices[stranger.deviceID]?.link == nil && !network.isLinked(stranger.deviceID) }
+        XCTAssertTrue(unlinked)
+        XCTAssertEqual(network.deviceName(stranger.deviceID), "Desk from record")
+        XCTAssertEqual(network.address(of: stranger.deviceID), "10.78.0.5:48100")
     }
 
     func testANamePosingAsThisDevicesIsShownWithItsShortID() async {
