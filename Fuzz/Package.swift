@@ -70,6 +70,9 @@ let package = Package(
         harness("FuzzAssociationFile", []),
         harness("FuzzTailnetStatus", [.product(name: "BatonBus", package: "Baton")]),
         harness("FuzzRelayMessage", [.product(name: "BatonPeer", package: "Baton")]),
+        harness("FuzzDiscoveryRecord", [
+            .product(name: "Baton", package: "Baton"), .product(name: "BatonBus", package: "Baton"),
+        ]),
         harness("FuzzWebHost", [.product(name: "BatonBus", package: "Baton")]),
         harness("FuzzRecentList", [.product(name: "BatonBus", package: "Baton")]),
         harness("FuzzBrowserMessage", [

@@ -115,11 +115,13 @@ let status: Int32 = MainActor.assumeIsolated {
             tailnet.start()
         }
         if !options.noDiscovery, let port = network.listener?.port {
-            discovery.start(deviceID: network.identity.deviceID, port: port, found: { deviceID, host, port in
-                network.discovered(PeerAddress.format(host: host, port: UInt32(port)), deviceID: deviceID)
+            discovery.start(deviceID: network.identity.deviceID, port: port, name: network.name,
+                            found: { deviceID, host, port, name in
+                network.discovered(PeerAddress.format(host: host, port: UInt32(port)), deviceID: deviceID, name: name)
             }, lost: { deviceID in
                 network.undiscovered(deviceID)
             })
+            network.onRename = { name in discovery.rename(to: name) }
         }
         logger.info("this device is \(settings.name) (\(network.identity.deviceID)), listening on \(network.listener?.address ?? "-")")
     }

@@ -5,9 +5,12 @@ import Logging
 /// Announces this device and finds other Baton devices on the local network through
 /// avahi-daemon's D-Bus API on the system bus: DNS-SD over mDNS, service type `_baton._tcp`.
 ///
-/// The service name is the device id, and the TXT record holds only `id=<device id>` and
-/// `v=1`: no host name, user or title. Without a system bus or avahi-daemon, one notice is
-/// logged and nothing else happens; when avahi-daemon starts later, discovery starts with it.
+/// The service name is the device id, and the TXT record (``DiscoveryRecord``) holds
+/// `id=<device id>`, `v=1` and `n=<the device's name>`: no host name, user or title. The name
+/// lets other devices list this one without a link (``PeerNetwork/discovered(_:deviceID:name:)``);
+/// a rename withdraws the service and announces it again, so that browsers resolve it anew.
+/// Without a system bus or avahi-daemon, one notice is logged and nothing else happens; when
+/// avahi-daemon starts later, discovery starts with it.
 @MainActor
 final class AvahiDiscovery {
     /// The DNS-SD service type of Baton's peer protocol.
@@ -44,13 +47,15 @@ final class AvahiDiscovery {
         self.logger = logger
     }
 
-    /// Announces `_baton._tcp` on `port` and browses for other devices. `found` runs with a
-    /// peer's device id, address and port once it is resolved; `lost` with its device id when
-    /// it is no longer announced. Calling it again starts over.
-    func start(deviceID: String, port: UInt16, found: @escaping @MainActor (String, String, UInt16) -> Void,
+    /// Announces `_baton._tcp` on `port` under `name` and browses for other devices. `found`
+    /// runs with a peer's device id, address, port and the name its record gives (`nil` for an
+    /// older batond's record, without one) once it is resolved; `lost` with its device id when it
+    /// is no longer announced. Calling it again starts over.
+    func start(deviceID: String, port: UInt16, name: String,
+               found: @escaping @MainActor (_ deviceID: String, _ host: String, _ port: UInt16, _ name: String?) -> Void,
                lost: @escaping @MainActor (String) -> Void) {
         stop()
-        configuration = Configuration(deviceID: deviceID, port: port, found: found, lost: lost)
+        configuration = Configuration(deviceID: deviceID, port: port, name: name, found: found, lost: lost)
         let connection: BusConnection
         do {
             connection = try BusConnection.system()
@@ -66,6 +71,33 @@ final class AvahiDiscovery {
             self?.avahiVanished()
         })
     }
+
+    /// Announces `name` from now on: the service is withdrawn (a goodbye, so browsers forget
+    /// it and its record) and announced again after ``renameGap`` seconds with the new record,
+    /// which browsers then resolve anew.
+    func rename(to name: String) {
+        guard var configuration, configuration.name != name else { return }
+        configuration.name = name
+        self.configuration = configuration
+        guard let session, let connection, session.published else { return }
+        announceAgain(session, on: connection)
+    }
+
+    /// Withdraws the service, and announces it again after ``renameGap``.
+    private func announceAgain(_ session: Session, on connection: BusConnection) {
+        withdraw(session, on: connection)
+        session.renamePending = true
+        _ = GLibSources.once(after: Self.renameGap) { [weak self, weak session] in
+            guard let self, let session, self.session === session else { return }
+            session.renamePending = false
+            Task { [weak self] in await self?.publish(session, on: connection) }
+        }
+    }
+
+    /// Seconds between the goodbye of a rename and the new announcement: more than the second
+    /// a goodbye's record stays cached (RFC 6762 §10.1), so browsers see the service go and
+    /// come back, and resolve its new record.
+    static let renameGap = 2.0
 
     /// Withdraws the announcement and stops browsing, without calling `lost`.
     func stop() {
@@ -196,7 +228,8 @@ final class AvahiDiscovery {
 
     /// Adds the service to the session's entry group and commits it, once the server runs.
     private func publish(_ session: Session, on connection: BusConnection) async {
-        guard let configuration, session.serverRunning, !session.published, !session.publishing else { return }
+        guard let configuration, session.serverRunning, !session.published, !session.publishing,
+              !session.renamePending else { return }
         session.publishing = true
         defer { session.publishing = false }
         do {
@@ -218,7 +251,8 @@ final class AvahiDiscovery {
                 session.entryGroup = path
                 group = path
             }
-            let txt = ["id=\(configuration.deviceID)", "v=\(Self.protocolVersion)"].map { Array($0.utf8) }
+            let txt = DiscoveryRecord(deviceID: configuration.deviceID, version: Self.protocolVersion,
+                                      name: configuration.name).entries
             _ = try await connection.call(
                 Avahi.name, path: group, interface: Avahi.entryGroup, method: "AddService",
                 arguments: [.int32(Avahi.interfaceUnspecified), .int32(Avahi.protocolUnspecified), .uint32(0),
@@ -231,6 +265,9 @@ final class AvahiDiscovery {
             session.published = true
             if !session.serverRunning {
                 withdraw(session, on: connection)
+            } else if self.configuration?.name != configuration.name {
+                // Renamed while this announcement was under way.
+                announceAgain(session, on: connection)
             }
         } catch {
             logger.notice("avahi-daemon refused to announce \(Self.serviceType): \(error)")
@@ -315,13 +352,13 @@ final class AvahiDiscovery {
             }
         }
         guard self.session === session, session.instances[item.name] != nil, let configuration else { return }
-        guard let resolved, resolved.txt["id"] == item.name, resolved.flags & Avahi.lookupResultOurOwn == 0 else {
+        guard let resolved, resolved.txt.deviceID == item.name, resolved.flags & Avahi.lookupResultOurOwn == 0 else {
             logger.debug("ignoring \(item.name): not resolved, or its TXT record does not match")
             return
         }
         session.peers.insert(item.name)
-        logger.debug("found peer \(item.name) at \(resolved.host) port \(resolved.port)")
-        configuration.found(item.name, resolved.host, resolved.port)
+        logger.debug("found peer \(item.name) at \(resolved.host) port \(resolved.port)\(resolved.txt.name == nil ? ", without a name" : "")")
+        configuration.found(item.name, resolved.host, resolved.port, resolved.txt.name)
     }
 
     /// Whether `name` has the form of a device id: 32 lowercase hex digits.
@@ -356,11 +393,12 @@ private enum Avahi {
     static let entryGroupFailure: Int64 = 4
 }
 
-/// What ``AvahiDiscovery/start(deviceID:port:found:lost:)`` was given.
+/// What ``AvahiDiscovery/start(deviceID:port:name:found:lost:)`` was given, and the name since.
 private struct Configuration {
     let deviceID: String
     let port: UInt16
-    let found: @MainActor (String, String, UInt16) -> Void
+    var name: String
+    let found: @MainActor (String, String, UInt16, String?) -> Void
     let lost: @MainActor (String) -> Void
 }
 
@@ -380,6 +418,8 @@ private final class Session {
     var serverRunning = false
     var published = false
     var publishing = false
+    /// A rename withdrew the service, which is announced again after ``AvahiDiscovery/renameGap``.
+    var renamePending = false
     /// Where each service name is seen.
     var instances: [String: Set<Instance>] = [:]
     /// Service names being resolved.
@@ -422,8 +462,8 @@ private struct ResolvedService {
     /// The address, with the interface index as zone for an IPv6 link-local one.
     let host: String
     let port: UInt16
-    /// TXT entries of the form `key=value`, by key.
-    let txt: [String: String]
+    /// What its TXT record says.
+    let txt: DiscoveryRecord
     let flags: UInt32
 
     init?(_ reply: [BusValue]) {
@@ -435,13 +475,6 @@ private struct ResolvedService {
         host = isLinkLocal ? "\(address)%\(interface)" : address
         self.port = port
         self.flags = flags
-        var txt: [String: String] = [:]
-        for entry in entries {
-            guard let text = String(validating: entry, as: UTF8.self), let equals = text.firstIndex(of: "=") else {
-                continue
-            }
-            txt[String(text[..<equals])] = String(text[text.index(after: equals)...])
-        }
-        self.txt = txt
+        txt = DiscoveryRecord(entries: entries)
     }
 }

@@ -10,7 +10,10 @@ import Logging
 /// every other message goes to the feature that claims its kind (``PeerFeature``).
 ///
 /// Any device may link (TLS with its own certificate) and say hello, which is how devices
-/// see each other's names before pairing. Until the two are paired, a link carries only
+/// see each other's names before pairing; a device DNS-SD announces with a name is listed from
+/// its record alone, and dialed only to pair, when it is paired or when it is a static peer
+/// (``discovered(_:deviceID:name:)``), so an office of any size is listed without a link to
+/// each desk. Until the two are paired, a link carries only
 /// hello, pairing messages and keepalives: anything else from an unpaired peer closes its
 /// link, and nothing about activities is ever sent to one. A paired device's link must show
 /// the pinned certificate, or it is closed.
@@ -62,6 +65,11 @@ final class PeerNetwork {
     /// cycling through keys from one address or network cannot push the other devices out.
     private var seenQuota = ConnectionQuota<String>(total: maximumSeenDevices, perAddress: maximumPerAddress,
                                                     perNetwork: maximumPerNetwork)
+    /// Places for unpaired devices listed from their DNS-SD record (``PeerDevice/discovered``):
+    /// not counted per network (an office is one /24), but per address and in all, so that
+    /// one host announcing records under many ids cannot grow the list without end.
+    private var discoveredQuota = ConnectionQuota<String>(total: maximumDiscoveredDevices, perAddress: maximumPerAddress,
+                                                          perNetwork: maximumDiscoveredDevices)
     /// Links waiting for their hello, each with the timer that closes it without one.
     private var introductions: [ObjectIdentifier: (link: PeerLink, helloTimer: guint)] = [:]
     /// Places for strangers: incoming handshakes (paired devices' addresses have their own),
@@ -104,6 +112,8 @@ final class PeerNetwork {
     /// How long an unpaired device whose link closed stays listed, and how many are.
     static let seenDeviceLifetime = 600.0
     static let maximumSeenDevices = 32
+    /// How many unpaired devices are listed from their DNS-SD records at most.
+    static let maximumDiscoveredDevices = 128
     /// Seconds before an unpaired device whose link closed is dialed again on its own
     /// (pairing dials it at once).
     static let unpairedRedial = 300.0
@@ -181,17 +191,47 @@ final class PeerNetwork {
         first.map { min($0, second) } ?? second
     }
 
-    /// Dials a device found through discovery.
-    func discovered(_ address: String, deviceID: String) {
+    /// A device DNS-SD announces at `address`, under `name` (`nil`: its record has none, as an
+    /// older batond's has not). With a name it is listed from the record while it is announced,
+    /// taking a place of ``discoveredQuota`` unless it is paired, and dialed only when it is
+    /// paired (at the address announced now) or to pair with it (``linkDialingIfNeeded(_:timeout:)``);
+    /// without one it is dialed, and listed from its hello, as before names were announced.
+    func discovered(_ address: String, deviceID: String, name: String?) {
         guard deviceID != identity.deviceID else { return }
-        plan.add(address, deviceID: deviceID, source: .discovered)
-        dialDue()
+        guard let name else {
+            plan.add(address, deviceID: deviceID, source: .discovered)
+            return dialDue()
+        }
+        if !isPaired(deviceID) {
+            let host = PeerAddress.host(of: address) ?? address
+            guard let evicted = discoveredQuota.admit(deviceID, from: host) else { return }
+            for other in evicted where other != deviceID { endDiscoveredListing(other) }
+            // Announced without a name before: listed now, no longer dialed for being announced.
+            plan.remove(device: deviceID, source: .discovered)
+        }
+        device(deviceID).discovered = (name, address)
+        if isPaired(deviceID) {
+            plan.add(address, deviceID: deviceID, source: .discovered)
+            dialDue()
+        }
+        delegate?.devicesChanged()
     }
 
-    /// A device is no longer announced: it is dialed only where it is paired or configured.
+    /// A device is no longer announced (DNS-SD's goodbye, or its record expired): it is no
+    /// longer listed from its record, and dialed only where it is paired or configured.
     func undiscovered(_ deviceID: String) {
         plan.remove(device: deviceID, source: .discovered)
+        endDiscoveredListing(deviceID)
         scheduleHousekeeping()
+    }
+
+    /// Ends the listing of `deviceID` from its DNS-SD record, and its place.
+    private func endDiscoveredListing(_ deviceID: String) {
+        discoveredQuota.remove(deviceID)
+        guard let device = devices[deviceID], device.discovered != nil else { return }
+        device.discovered = nil
+        discardIfIdle(deviceID)
+        delegate?.devicesChanged()
     }
 
     /// The user's tailnet (Tailscale): its devices that may run batond are dialed at
@@ -213,9 +253,10 @@ final class PeerNetwork {
     /// The link with `deviceID`, while it has one.
     func link(_ deviceID: String) -> PeerLink? { devices[deviceID]?.link }
 
-    /// Where `deviceID` was last seen listening.
+    /// Where `deviceID` listens: where DNS-SD announces it now, else where its last hello said,
+    /// else where it was paired.
     func address(of deviceID: String) -> String? {
-        devices[deviceID]?.address ?? paired.devices[deviceID]?.address
+        devices[deviceID]?.discovered?.address ?? devices[deviceID]?.address ?? paired.devices[deviceID]?.address
     }
 
     /// The device object of `deviceID`, made when there is none.
@@ -235,9 +276,11 @@ final class PeerNetwork {
         devices[deviceID] = nil
     }
 
-    /// The devices known now: linked ones, paired ones and unpaired ones seen lately.
+    /// The devices known now: linked ones, paired ones, unpaired ones seen lately and those
+    /// DNS-SD announces with a name.
     var knownDevices: [String] {
-        Set(devices.values.filter { $0.link != nil || $0.seenAt != nil }.map(\.id)).union(paired.devices.keys).sorted()
+        Set(devices.values.filter { $0.link != nil || $0.seenAt != nil || $0.discovered != nil }.map(\.id))
+            .union(paired.devices.keys).sorted()
     }
 
     /// The id of the device named or numbered `text` (``DeviceNames/resolve(_:among:)``).
@@ -247,7 +290,8 @@ final class PeerNetwork {
 
     /// The names devices are shown by here, as they are now.
     var names: DeviceNames {
-        DeviceNames(thisDevice: name, paired: paired.devices, announced: { [devices] in devices[$0]?.name })
+        DeviceNames(thisDevice: name, paired: paired.devices,
+                    announced: { [devices] in devices[$0]?.claimedName })
     }
 
     /// What ``names`` says of a device, as the features and the service ask it.
@@ -466,7 +510,11 @@ final class PeerNetwork {
         guard name != self.name else { return }
         self.name = name
         features.renames.announce(name)
+        onRename?(name)
     }
+
+    /// Runs with this device's new name after ``rename(to:)``: DNS-SD announces it again.
+    var onRename: (@MainActor (String) -> Void)?
 
     private func introduce(_ link: PeerLink, _ hello: PeerHello) {
         let deviceID = link.peerDeviceID
@@ -627,9 +675,14 @@ final class PeerNetwork {
         adopt(link, dialed: nil)
     }
 
-    /// A linked device is paired now: its link no longer takes a stranger's place.
+    /// A linked device is paired now: its link no longer takes a stranger's place, nor its
+    /// DNS-SD listing; where DNS-SD announces it, it is dialed.
     func linkBecamePaired(_ deviceID: String) {
         unpairedLinkQuota.remove(deviceID)
+        discoveredQuota.remove(deviceID)
+        if let address = devices[deviceID]?.discovered?.address {
+            plan.add(address, deviceID: deviceID, source: .discovered)
+        }
     }
 
     /// Dials `deviceID` at `address` again whenever its link is lost.
@@ -668,6 +721,14 @@ final class PeerNetwork {
             tellFeatures(device, .unpaired(reason: "\(deviceName(deviceID)) is no longer paired"))
         }
         plan.remove(device: deviceID, source: .paired)
+        if let discovered = devices[deviceID]?.discovered {
+            // Listed from its record again, as a stranger: not dialed for being announced.
+            plan.remove(device: deviceID, source: .discovered)
+            let host = PeerAddress.host(of: discovered.address) ?? discovered.address
+            for other in discoveredQuota.admit(deviceID, from: host) ?? [] where other != deviceID {
+                endDiscoveredListing(other)
+            }
+        }
         scheduleHousekeeping()
         discardIfIdle(deviceID)
         delegate?.peerGone(deviceID)

@@ -1,0 +1,1 @@
+../../../Sources/batond/Network/DiscoveryRecord.swift
