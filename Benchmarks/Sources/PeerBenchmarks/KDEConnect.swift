@@ -140,6 +140,19 @@ final class KDEConnectPair {
         }
     }
 
+    /// Seconds A takes to list B as unreachable once B vanished without a word: B's end of the
+    /// link between them taken down (no FIN, no RST), as ``measureDeadPeer(batond:)`` does.
+    func measureGone(timeout: Double = 300) async throws -> Double {
+        try namespaces.cutB()
+        let cut = Date()
+        try await waitFor("kdeconnectd A to notice that B is gone", timeout: timeout) {
+            try await Task.sleep(nanoseconds: 100_000_000)
+            guard let reachable = try? await self.devices(of: self.a, reachable: true, paired: false) else { return false }
+            return !reachable.contains(self.b.id)
+        }
+        return Date().timeIntervalSince(cut)
+    }
+
     private func daemonCall(_ side: Side, _ method: String, _ arguments: [BusValue] = []) async throws -> [BusValue] {
         try await side.bus.call(Self.serviceName, path: Self.daemonPath, interface: Self.daemonInterface, method: method,
                                 arguments: arguments, timeout: 10)

@@ -16,6 +16,14 @@ struct RestFigures {
     let residentKiB: Int
     /// Context switches of all its threads per second: each is a wake-up from a wait.
     let wakeupsPerSecond: Double
+    /// The same per thread name (`/proc/PID/task/TID/comm`), threads of one name added up.
+    let wakeupsByThread: [String: Double]
+
+    /// The threads that woke, most first, as `name 1.00, other 0.03`.
+    var threadsThatWoke: String {
+        wakeupsByThread.filter { $0.value > 0 }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            .map { String(format: "%@ %.2f", $0.key, $0.value) }.joined(separator: ", ")
+    }
 }
 
 /// Watches process `pid` for `seconds` while it is left alone.
@@ -34,6 +42,11 @@ func measureAtRest(pids: [Int32], seconds: Double) async throws -> [RestFigures]
         let after = contextSwitches(of: pid)
         // Per thread, so that a thread ending meanwhile cannot make the count go down: one that
         // began counts from zero, and one that ended is not counted (its last switches go with it).
+        var byThread: [String: Double] = [:]
+        for (thread, count) in after {
+            let name = procFile("/proc/\(pid)/task/\(thread)/comm").trimmingCharacters(in: .whitespacesAndNewlines)
+            byThread[name, default: 0] += Double(count - (before[thread] ?? 0)) / seconds
+        }
         let woken = after.reduce(0) { total, thread in total + thread.value - (before[thread.key] ?? 0) }
         let rollup = procFile("/proc/\(pid)/smaps_rollup")
         let status = procFile("/proc/\(pid)/status")
@@ -41,7 +54,7 @@ func measureAtRest(pids: [Int32], seconds: Double) async throws -> [RestFigures]
                            privateKiB: procNumber("Private_Clean", in: rollup) + procNumber("Private_Dirty", in: rollup),
                            proportionalKiB: procNumber("Pss", in: rollup),
                            residentKiB: procNumber("Rss", in: rollup),
-                           wakeupsPerSecond: Double(woken) / seconds)
+                           wakeupsPerSecond: Double(woken) / seconds, wakeupsByThread: byThread)
     }
 }
 

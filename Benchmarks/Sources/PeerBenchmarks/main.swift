@@ -29,7 +29,8 @@ import Foundation
 //                         their network namespaces) and as the hub of 10: memory and wake-ups
 //                         per second; then how long a batond takes to notice a paired peer gone
 //                         without a word (two network namespaces, the peer's end of the link
-//                         taken down; needs root) (`--rest-only` runs only these)
+//                         taken down; needs root) (`--rest-only` runs only these, and then
+//                         the same for kdeconnectd: about a minute more)
 //   fan-out:              PublishCurrent on the hub of 10 paired batonds -> listed on the last
 //                         of them, beside the same with 1 (Fanout.swift; in the full run after
 //                         the rest figures, with the same batonds; `--fanout-only` runs only it)
@@ -174,7 +175,7 @@ func run(batond: String) async throws {
 /// device, over the same seconds) and with `peers`, against its targets; then, when asked,
 /// offer fan-out to the `peers` and to one; then the time to notice a peer gone.
 @MainActor
-func runRest(batond: String, peers: Int, fanout: Bool) async throws {
+func runRest(batond: String, peers: Int, fanout: Bool, kdeconnectGone: Bool) async throws {
     let seconds = 30.0
     let hub = try await PairedHub(batond: batond)
     defer { hub.stop() }
@@ -206,6 +207,10 @@ func runRest(batond: String, peers: Int, fanout: Bool) async throws {
     let onePeer = try await measureAtRest(pids: pids, seconds: seconds)
     let kdeconnectFigures = onePeer.count > 1 ? onePeer[1] : nil
     if kdeconnectState == nil && kdeconnectFigures == nil { kdeconnectState = "not measured (kdeconnectd exited)" }
+    var kdeconnectNoticed: Double?
+    if kdeconnectGone, kdeconnectFigures != nil, let kdeconnect {
+        kdeconnectNoticed = try await kdeconnect.measureGone()
+    }
     kdeconnect?.stop()
     kdeconnect = nil
 
@@ -233,6 +238,8 @@ func runRest(batond: String, peers: Int, fanout: Bool) async throws {
         print("  kdeconnectd, 1 paired device: \(kdeconnectState ?? "not measured")")
     }
     row("batond, \(peers) paired peers", paired)
+    print("  the threads that woke (wake-ups/s): batond with 1 peer: \(onePeer[0].threadsThatWoke);"
+          + " with \(peers): \(paired.threadsThatWoke)" + (kdeconnectFigures.map { "; kdeconnectd: \($0.threadsThatWoke)" } ?? ""))
     print("  (batond and kdeconnectd with one paired device were measured over the same \(Int(seconds)) s; kdeconnectd and its"
           + " peer, another kdeconnectd, each in a network namespace of its own, one veth link between)")
     print("  target: no wake-ups without peers: \(alone.wakeupsPerSecond < 0.5 ? "PASS" : "MISS");"
@@ -248,6 +255,10 @@ func runRest(batond: String, peers: Int, fanout: Bool) async throws {
         let noticed = try await measureDeadPeer(batond: batond)
         print(String(format: "  a paired peer gone without a word (its end of the link taken down: no FIN, no RST) listed as"
                      + " not connected after %.1f s; target <= 30 s: %@", noticed, noticed <= 30 ? "PASS" : "MISS"))
+    }
+    if let kdeconnectNoticed {
+        print(String(format: "  the same for kdeconnectd (its paired kdeconnectd's end of the link taken down): listed as not reachable"
+                     + " after %.1f s", kdeconnectNoticed))
     }
 }
 
@@ -272,7 +283,7 @@ let status: Int32 = MainActor.assumeIsolated {
             case "--clipboard-only":
                 try await runClipboard(batond: batond, openLinkFloor: median(try await measureFloor(payloadSize: 1024).warm))
             case "--rest-only":
-                try await runRest(batond: batond, peers: 10, fanout: false)
+                try await runRest(batond: batond, peers: 10, fanout: false, kdeconnectGone: true)
             case "--fanout-only":
                 let hub = try await PairedHub(batond: batond)
                 defer { hub.stop() }
@@ -280,7 +291,7 @@ let status: Int32 = MainActor.assumeIsolated {
             default:
                 try await run(batond: batond)
                 try await runRelay(batond: batond)
-                try await runRest(batond: batond, peers: 10, fanout: true)
+                try await runRest(batond: batond, peers: 10, fanout: true, kdeconnectGone: false)
             }
         } catch {
             FileHandle.standardError.write(Data("network benchmarks failed: \(error)\n".utf8))
