@@ -46,11 +46,15 @@ final class KDEConnectPair {
     /// Starts both daemons and waits until each lists the other, reachable; then ``pair()``.
     init() async throws {
         namespaces = try NamespacePair(name: "kdc", tag: "kdc", subnet: "10.81.0")
+        var devices: [Device] = []
         do {
             try namespaces.routeBroadcasts()
-            a = try Side(device: try Device(name: "kdeconnect-a"), namespace: namespaces.a)
-            b = try Side(device: try Device(name: "kdeconnect-b"), namespace: namespaces.b)
+            devices.append(try Device(name: "kdeconnect-a"))
+            devices.append(try Device(name: "kdeconnect-b"))
+            a = try Side(device: devices[0], namespace: namespaces.a)
+            b = try Side(device: devices[1], namespace: namespaces.b)
         } catch {
+            for device in devices { device.stop() }
             namespaces.remove()
             throw error
         }
