@@ -2,15 +2,16 @@ import BatonBus
 import BatonGLib
 import Foundation
 
-/// Two network namespaces joined by a veth pair, as two hosts on one link: `a` is 10.79.0.1,
-/// `b` 10.79.0.2. Made with `ip` (needs root); removed by ``remove()``.
+/// Two network namespaces joined by a veth pair, as two hosts on one link: `a` is
+/// `<subnet>.1`, `b` `<subnet>.2`. Made with `ip` (needs root); removed by ``remove()``.
 final class NamespacePair {
     static let ip = "/usr/sbin/ip"
-    let a = "baton-bench-gone-a"
-    let b = "baton-bench-gone-b"
-    let addressA = "10.79.0.1"
-    let addressB = "10.79.0.2"
-    private let vethB = "bbgone-vb"
+    let a: String
+    let b: String
+    let addressA: String
+    let addressB: String
+    private let vethA: String
+    private let vethB: String
 
     /// Why namespaces cannot be made here, or nil.
     static var missingRequirement: String? {
@@ -18,9 +19,18 @@ final class NamespacePair {
         return FileManager.default.isExecutableFile(atPath: ip) ? nil : "ip is missing (Debian package iproute2)"
     }
 
-    init() throws {
+    /// - Parameters:
+    ///   - name: the namespaces' names are `baton-bench-<name>-a` and `-b`.
+    ///   - tag: the veth pair's names are `bb<tag>-va` and `-vb` (at most 15 characters).
+    ///   - subnet: the first three bytes of the link's /24, such as `10.79.0`.
+    init(name: String = "gone", tag: String = "gone", subnet: String = "10.79.0") throws {
+        a = "baton-bench-\(name)-a"
+        b = "baton-bench-\(name)-b"
+        addressA = "\(subnet).1"
+        addressB = "\(subnet).2"
+        vethA = "bb\(tag)-va"
+        vethB = "bb\(tag)-vb"
         remove()
-        let vethA = "bbgone-va"
         let steps: [[String]] = [
             ["netns", "add", a], ["netns", "add", b],
             ["link", "add", vethA, "type", "veth", "peer", "name", vethB],
@@ -39,6 +49,14 @@ final class NamespacePair {
     /// (no FIN, no RST), as when `b`'s machine is switched off.
     func cutB() throws {
         guard Self.run(["-n", b, "link", "set", vethB, "down"]) == 0 else { throw BenchmarkFailure("cannot take \(vethB) down") }
+    }
+
+    /// A default route over each end of the link: without one, a broadcast to 255.255.255.255
+    /// (KDE Connect's announcement) fails with ENETUNREACH.
+    func routeBroadcasts() throws {
+        for (namespace, veth) in [(a, vethA), (b, vethB)] where Self.run(["-n", namespace, "route", "replace", "default", "dev", veth]) != 0 {
+            throw BenchmarkFailure("cannot route broadcasts in \(namespace)")
+        }
     }
 
     /// Deletes both namespaces (and with them the veth pair); what still runs inside must be stopped first.

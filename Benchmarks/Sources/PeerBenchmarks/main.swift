@@ -24,10 +24,16 @@ import Foundation
 //   clipboard:            a copy with xclip on A's Xvfb pasted with xclip on B's, 1 KiB of text
 //                         and a 5 MiB image, beside the same paste of a copy made on B and the
 //                         link floors (Clipboard.swift; `--clipboard-only` runs only these)
-//   at rest:              a batond alone and as the hub of 10 paired batonds: private memory
-//                         and wake-ups per second; then how long a batond takes to notice a
-//                         paired peer gone without a word (two network namespaces, the peer's
-//                         end of the link taken down; needs root) (`--rest-only` runs only these)
+//   at rest:              a batond alone, with 1 paired batond (beside kdeconnectd with one
+//                         paired kdeconnectd, measured over the same seconds; needs root for
+//                         their network namespaces) and as the hub of 10: memory and wake-ups
+//                         per second; then how long a batond takes to notice a paired peer gone
+//                         without a word (two network namespaces, the peer's end of the link
+//                         taken down; needs root) (`--rest-only` runs only these, and then
+//                         the same for kdeconnectd: about a minute more)
+//   fan-out:              PublishCurrent on the hub of 10 paired batonds -> listed on the last
+//                         of them, beside the same with 1 (Fanout.swift; in the full run after
+//                         the rest figures, with the same batonds; `--fanout-only` runs only it)
 //
 //     swift build -c release --package-path Benchmarks --product batond --product PeerBenchmarks
 //     Benchmarks/.build/release/PeerBenchmarks Benchmarks/.build/release/batond
@@ -165,23 +171,84 @@ func run(batond: String) async throws {
     try await runClipboard(batond: batond, openLinkFloor: median(floor.warm))
 }
 
-/// Prints a batond at rest, alone and with `peers` paired devices, against its targets.
+/// Prints a batond at rest, alone, with one paired peer (beside kdeconnectd with one paired
+/// device, over the same seconds) and with `peers`, against its targets; then, when asked,
+/// offer fan-out to the `peers` and to one; then the time to notice a peer gone.
 @MainActor
-func runRest(batond: String, peers: Int) async throws {
+func runRest(batond: String, peers: Int, fanout: Bool, kdeconnectGone: Bool) async throws {
     let seconds = 30.0
-    let (alone, paired) = try await measureRest(batond: batond, peers: peers, seconds: seconds)
-    func kib(_ value: Int) -> String { String(format: "%6.1f MiB", Double(value) / 1024) }
-    print("")
-    print("batond at rest (\(batond), \(Int(seconds)) s each; anonymous: heap and stacks, RssAnon;")
-    print("private: all pages no other process maps, the libraries' relocated data included)")
-    print("                       anonymous      private     resident   wake-ups/s")
-    for (label, figures) in [("no peers        ", alone), ("\(peers) paired peers", paired)] {
-        print("  \(label)   \(kib(figures.anonymousKiB))   \(kib(figures.privateKiB))   \(kib(figures.residentKiB))"
-              + "   \(String(format: "%6.2f", figures.wakeupsPerSecond))")
+    let hub = try await PairedHub(batond: batond)
+    defer { hub.stop() }
+    try await Task.sleep(nanoseconds: 1_000_000_000)
+    let alone = try await measureAtRest(pid: try hub.hubPID(), seconds: seconds)
+
+    try await hub.addPeers(upTo: 1)
+    var kdeconnect: KDEConnectPair?
+    defer { kdeconnect?.stop() }
+    var kdeconnectState = KDEConnectPair.missingRequirement.map { "not measured (\($0))" }
+    var kdeconnectLabel = "kdeconnectd, 1 paired device"
+    if kdeconnectState == nil {
+        do {
+            let pair = try await KDEConnectPair()
+            kdeconnect = pair
+            do {
+                try await pair.pair()
+            } catch {
+                kdeconnectLabel = "kdeconnectd, 1 device, NOT paired"
+                print("kdeconnectd: the pairing failed (\(error)); measured with the other device linked but not paired")
+            }
+        } catch {
+            kdeconnectState = "not measured (\(error))"
+        }
     }
+    try await Task.sleep(nanoseconds: 2_000_000_000)
+    var pids = [try hub.hubPID()]
+    if kdeconnectState == nil, let pid = kdeconnect?.pidA { pids.append(pid) }
+    let onePeer = try await measureAtRest(pids: pids, seconds: seconds)
+    let kdeconnectFigures = onePeer.count > 1 ? onePeer[1] : nil
+    if kdeconnectState == nil && kdeconnectFigures == nil { kdeconnectState = "not measured (kdeconnectd exited)" }
+    var kdeconnectNoticed: Double?
+    if kdeconnectGone, kdeconnectFigures != nil, let kdeconnect {
+        kdeconnectNoticed = try await kdeconnect.measureGone()
+    }
+    kdeconnect?.stop()
+    kdeconnect = nil
+
+    try await hub.addPeers(upTo: peers)
+    try await Task.sleep(nanoseconds: 2_000_000_000)
+    let paired = try await measureAtRest(pid: try hub.hubPID(), seconds: seconds)
+
+    func mib(_ value: Int) -> String { String(format: "%6.1f MiB", Double(value) / 1024) }
+    func row(_ label: String, _ figures: RestFigures) {
+        print("  \(label.padding(toLength: 36, withPad: " ", startingAt: 0))\(mib(figures.anonymousKiB))   \(mib(figures.privateKiB))"
+              + "   \(mib(figures.proportionalKiB))   \(mib(figures.residentKiB))   \(String(format: "%6.2f", figures.wakeupsPerSecond))")
+    }
+    print("")
+    print("at rest (\(batond), \(Int(seconds)) s each; anonymous: heap and stacks, RssAnon; private: all pages no other")
+    print("process maps, the libraries' relocated data included; Pss: private pages and a share of each shared one;")
+    print("wake-ups: context switches of all threads)")
+    func right(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+    print("".padding(toLength: 38, withPad: " ", startingAt: 0) + right("anonymous", 10) + right("private", 13) + right("Pss", 13)
+          + right("resident", 13) + right("wake-ups/s", 13))
+    row("batond, no peers", alone)
+    row("batond, 1 paired peer", onePeer[0])
+    if let kdeconnectFigures {
+        row(kdeconnectLabel, kdeconnectFigures)
+    } else {
+        print("  kdeconnectd, 1 paired device: \(kdeconnectState ?? "not measured")")
+    }
+    row("batond, \(peers) paired peers", paired)
+    print("  the threads that woke (wake-ups/s): batond with 1 peer: \(onePeer[0].threadsThatWoke);"
+          + " with \(peers): \(paired.threadsThatWoke)" + (kdeconnectFigures.map { "; kdeconnectd: \($0.threadsThatWoke)" } ?? ""))
+    print("  (batond and kdeconnectd with one paired device were measured over the same \(Int(seconds)) s; kdeconnectd and its"
+          + " peer, another kdeconnectd, each in a network namespace of its own, one veth link between)")
     print("  target: no wake-ups without peers: \(alone.wakeupsPerSecond < 0.5 ? "PASS" : "MISS");"
           + " private (anonymous) < 10 MiB with \(peers) peers: \(paired.anonymousKiB < 10 * 1024 ? "PASS" : "MISS");"
           + " at most 0.2 wake-ups/s with \(peers) peers (the kernel watches the links): \(paired.wakeupsPerSecond <= 0.2 ? "PASS" : "MISS")")
+    if fanout {
+        try await runFanout(hub: hub, peers: peers)
+    }
+    hub.stop()
     if let missing = NamespacePair.missingRequirement {
         print("  a paired peer gone without a word: not measured (\(missing))")
     } else {
@@ -189,12 +256,18 @@ func runRest(batond: String, peers: Int) async throws {
         print(String(format: "  a paired peer gone without a word (its end of the link taken down: no FIN, no RST) listed as"
                      + " not connected after %.1f s; target <= 30 s: %@", noticed, noticed <= 30 ? "PASS" : "MISS"))
     }
+    if let kdeconnectNoticed {
+        print(String(format: "  the same for kdeconnectd (its paired kdeconnectd's end of the link taken down): listed as not reachable"
+                     + " after %.1f s", kdeconnectNoticed))
+    }
 }
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let batond = arguments.first,
-      arguments.count == 1 || ["--relay-only", "--clipboard-only", "--rest-only"].contains(arguments.dropFirst().first ?? "") else {
-    FileHandle.standardError.write(Data("usage: PeerBenchmarks PATH-TO-BATOND [--relay-only | --clipboard-only | --rest-only]\n".utf8))
+      arguments.count == 1
+        || ["--relay-only", "--clipboard-only", "--rest-only", "--fanout-only"].contains(arguments.dropFirst().first ?? "") else {
+    FileHandle.standardError.write(Data(
+        "usage: PeerBenchmarks PATH-TO-BATOND [--relay-only | --clipboard-only | --rest-only | --fanout-only]\n".utf8))
     exit(2)
 }
 let only = arguments.dropFirst().first
@@ -210,11 +283,15 @@ let status: Int32 = MainActor.assumeIsolated {
             case "--clipboard-only":
                 try await runClipboard(batond: batond, openLinkFloor: median(try await measureFloor(payloadSize: 1024).warm))
             case "--rest-only":
-                try await runRest(batond: batond, peers: 10)
+                try await runRest(batond: batond, peers: 10, fanout: false, kdeconnectGone: true)
+            case "--fanout-only":
+                let hub = try await PairedHub(batond: batond)
+                defer { hub.stop() }
+                try await runFanout(hub: hub, peers: 10)
             default:
                 try await run(batond: batond)
                 try await runRelay(batond: batond)
-                try await runRest(batond: batond, peers: 10)
+                try await runRest(batond: batond, peers: 10, fanout: true, kdeconnectGone: false)
             }
         } catch {
             FileHandle.standardError.write(Data("network benchmarks failed: \(error)\n".utf8))
