@@ -95,6 +95,7 @@ let status: Int32 = MainActor.assumeIsolated {
     if !options.noTailnet {
         daemon.tailnet = TailnetWatcher(socketPath: options.tailscaleSocket, interval: max(1, options.tailnetInterval), logger: logger)
     }
+    let watcher = NetworkWatcher(logger: logger)
     let loop = g_main_loop_new(nil, 0)
     var exitStatus: Int32 = 0
     /// Listens, dials and announces this device: only once this batond is the service, so
@@ -118,6 +119,8 @@ let status: Int32 = MainActor.assumeIsolated {
                 network.undiscovered(deviceID)
             })
         }
+        watcher.onWake = { reason in network.recheckLinks(because: reason) }
+        watcher.start()
         logger.info("this device is \(settings.name) (\(network.identity.deviceID)), listening on \(network.listener?.address ?? "-")")
     }
     var ownedName = false
@@ -156,6 +159,7 @@ let status: Int32 = MainActor.assumeIsolated {
     g_main_loop_run(loop)
     g_main_loop_unref(loop)
     discovery.stop()
+    watcher.stop()
     network.features.clipboard.stop()
     withExtendedLifetime(daemon) {}
     return exitStatus

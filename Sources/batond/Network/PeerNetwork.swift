@@ -83,7 +83,10 @@ final class PeerNetwork {
     /// How fast connections are taken in, per address and per network: checked first.
     var acceptRate = AcceptRate()
     private var nextHandshake = 1
-    private var plan = DialPlan()
+    var plan = DialPlan()
+    /// The re-check under way after a resume or a network change (``recheckLinks(because:)``):
+    /// when it began, and until when a paired device whose older link closes is dialed at once.
+    var recheck: (startedAt: Date, until: Date)?
     /// The one timer of the network's own deadlines (``scheduleHousekeeping()``), and when it fires.
     private var housekeepingTimer: guint = 0
     private var housekeepingDeadline: Date?
@@ -181,10 +184,19 @@ final class PeerNetwork {
         first.map { min($0, second) } ?? second
     }
 
-    /// Dials a device found through discovery.
+    /// Dials a device found through discovery. A paired device announced elsewhere than it
+    /// was last seen may have moved: it is dialed there at once, and its link, should it reach
+    /// the old address, is checked (``recheck(_:)``). Its hello at the new address, which
+    /// shows the pinned certificate, is what makes the address the one kept.
     func discovered(_ address: String, deviceID: String) {
         guard deviceID != identity.deviceID else { return }
         plan.add(address, deviceID: deviceID, source: .discovered)
+        if isPaired(deviceID), paired.devices[deviceID]?.address != address {
+            plan.request(address, deviceID: deviceID)
+            if let link = devices[deviceID]?.link, !link.isRelayed, link.remoteHost != PeerAddress.host(of: address) {
+                recheck(link)
+            }
+        }
         dialDue()
     }
 
@@ -336,7 +348,7 @@ final class PeerNetwork {
         return introductions.values.contains { $0.link.peerDeviceID == deviceID }
     }
 
-    private func dialDue() {
+    func dialDue() {
         defer { scheduleHousekeeping() }
         for address in plan.due(isLinked: isLinkedDirectlyOrIntroducing) {
             Task { @MainActor in
@@ -489,6 +501,10 @@ final class PeerNetwork {
         let device = self.device(deviceID)
         if let existing = device.link, existing.isOpen {
             guard prefers(link, over: existing) else {
+                if isPaired(deviceID), !link.isRelayed, !existing.isRelayed, existing.remoteHost != link.remoteHost {
+                    movedAway(device, to: hello.port == 0 ? nil : PeerAddress.format(host: link.remoteHost, port: hello.port),
+                              staleLink: existing)
+                }
                 return link.close("already linked")
             }
             existing.close("replaced by a newer link")
@@ -547,7 +563,7 @@ final class PeerNetwork {
         return dialer(new) == dialer(old) || dialer(new) < dialer(old)
     }
 
-    private func drop(_ link: PeerLink, _ reason: String) {
+    func drop(_ link: PeerLink, _ reason: String) {
         let line = "closing the link with \(link.remoteAddress): \(reason)"
         log(isPaired(link.peerDeviceID) ? .notice : .info, about: link, line)
         link.close(reason)
@@ -600,7 +616,13 @@ final class PeerNetwork {
         tellFeatures(device, .unlinked(reason: "the link with \(deviceName(deviceID)) closed: \(reason)"))
         if device.pairing != nil { pairing.endPairing(deviceID, sending: nil, because: "the link closed: \(reason)") }
         if isPaired(deviceID) {
-            plan.lost(deviceID, after: Date().timeIntervalSince(link.openedAt))
+            if let recheck, link.openedAt < recheck.startedAt, Date() < recheck.until {
+                // A link that went stale while this device slept or changed networks: the
+                // device is dialed at once, not after its backoff.
+                plan.dialSoon { $1.deviceID == deviceID }
+            } else {
+                plan.lost(deviceID, after: Date().timeIntervalSince(link.openedAt))
+            }
         } else {
             device.seenAt = Date()
             let placesTaken = isWithStaticPeer(link) ? [] : seenQuota.admit(deviceID, from: link.remoteHost) ?? []
