@@ -96,6 +96,7 @@ let status: Int32 = MainActor.assumeIsolated {
         daemon.tailnet = TailnetWatcher(socketPath: options.tailscaleSocket, interval: max(1, options.tailnetInterval), logger: logger)
     }
     let watcher = NetworkWatcher(logger: logger)
+    let resolvers = PairedDeviceResolvers(logger: logger, pairedDevices: { Set(network.paired.devices.keys) })
     let loop = g_main_loop_new(nil, 0)
     var exitStatus: Int32 = 0
     /// Listens, dials and announces this device: only once this batond is the service, so
@@ -121,6 +122,13 @@ let status: Int32 = MainActor.assumeIsolated {
         }
         watcher.onWake = { reason in network.recheckLinks(because: reason) }
         watcher.start()
+        if !options.noDiscovery {
+            resolvers.onFound = { deviceID, address, previous in
+                network.rediscovered(address, deviceID: deviceID, replacing: previous)
+            }
+            network.paired.onChange = { resolvers.refresh() }
+            resolvers.start()
+        }
         logger.info("this device is \(settings.name) (\(network.identity.deviceID)), listening on \(network.listener?.address ?? "-")")
     }
     var ownedName = false
@@ -160,6 +168,7 @@ let status: Int32 = MainActor.assumeIsolated {
     g_main_loop_unref(loop)
     discovery.stop()
     watcher.stop()
+    resolvers.stop()
     network.features.clipboard.stop()
     withExtendedLifetime(daemon) {}
     return exitStatus

@@ -38,6 +38,14 @@ extension PeerNetwork {
         dialDue()
     }
 
+    /// DNS-SD gives a paired device's address anew (``PairedDeviceResolvers``): the address it
+    /// gave before, if any, is no longer dialed for DNS-SD, and the new one is
+    /// (``discovered(_:deviceID:)``).
+    func rediscovered(_ address: String, deviceID: String, replacing previous: String?) {
+        if let previous, previous != address { plan.remove(previous, source: .discovered) }
+        discovered(address, deviceID: deviceID)
+    }
+
     /// Checks one link that may reach an address its device left: pinged, and closed when
     /// nothing comes back within ``recheckDeadline``, its device dialed again at once.
     func recheck(_ link: PeerLink) {

@@ -4,7 +4,7 @@ import XCTest
 
 /// A paired device that moves to another network is dialed at its new address, found through
 /// DNS-SD, and its old address is forgotten: two namespaces with their own avahi-daemons on one
-/// link (Tests/Fixtures/avahi-netns-up.sh). B is on both networks (10.77.0.2 and 10.79.0.2),
+/// link (Tests/Fixtures/avahi-netns-up.sh, namespaces `bmove-a` and `bmove-b`). B is on both networks (10.77.0.2 and 10.79.0.2),
 /// A moves from 10.77.0.1 to 10.79.0.1, from where B's old address, the one A knows, cannot be
 /// reached: only B can dial, at the address A now announces, while B's link with A still
 /// reaches the old address and looks alive (it is quiet, and the kernel's watch takes 20 s).
@@ -13,6 +13,8 @@ final class MovedDeviceTests: XCTestCase {
     private var sessions: [ServiceSession] = []
 
     private static let fixtures = SourceTree.path("Tests/Fixtures")
+    /// The namespaces' names start with this (`bmove-a`, `bmove-b`), their veth ends' too.
+    private static let prefix = "bmove"
 
     override func setUpWithError() throws {
         if let missing = ServiceSession.missingRequirement { throw XCTSkip(missing) }
@@ -22,9 +24,9 @@ final class MovedDeviceTests: XCTestCase {
             try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: tool), "\(tool) is missing")
         }
         state = FileManager.default.temporaryDirectory.appendingPathComponent("baton-moved-\(UUID().uuidString)")
-        let up = try run(Self.fixtures.appendingPathComponent("avahi-netns-up.sh").path, [state.path])
+        let up = try run(Self.fixtures.appendingPathComponent("avahi-netns-up.sh").path, [state.path, Self.prefix])
         if up.status != 0 {
-            _ = try? run(Self.fixtures.appendingPathComponent("avahi-netns-down.sh").path, [state.path])
+            _ = try? run(Self.fixtures.appendingPathComponent("avahi-netns-down.sh").path, [state.path, Self.prefix])
             throw XCTSkip("this machine cannot make the namespaces: \(up.errorOutput.suffix(400))")
         }
     }
@@ -32,7 +34,7 @@ final class MovedDeviceTests: XCTestCase {
     override func tearDown() {
         if (testRun?.totalFailureCount ?? 0) > 0 { sessions.forEach { $0.printLogs() } }
         sessions.forEach { $0.tearDown() }
-        if let state { _ = try? run(Self.fixtures.appendingPathComponent("avahi-netns-down.sh").path, [state.path]) }
+        if let state { _ = try? run(Self.fixtures.appendingPathComponent("avahi-netns-down.sh").path, [state.path, Self.prefix]) }
     }
 
     /// Runs a program to its end (`ip`, a fixture script), not through `Process`, which keeps
@@ -82,8 +84,8 @@ final class MovedDeviceTests: XCTestCase {
     }
 
     func testAPairedDeviceThatMovedIsDialedAtItsNewAddressAndItsOldOneForgotten() throws {
-        let (a, _) = try device("alpha", namespace: "baton-a")
-        let (b, batondB) = try device("beta", namespace: "baton-b")
+        let (a, _) = try device("alpha", namespace: "bmove-a")
+        let (b, batondB) = try device("beta", namespace: "bmove-b")
         XCTAssertTrue(waitUntil(timeout: 20) { try self.record("alpha", on: b)?["connected"] as? Bool == true },
                       "B found A through DNS-SD")
         let request = try b.baton(["pair", "alpha"])
@@ -102,10 +104,10 @@ final class MovedDeviceTests: XCTestCase {
         let port = try XCTUnwrap(oldAddress.split(separator: ":").last).description
 
         // B joins the second network as well; then A moves there.
-        try ip(["-n", "baton-b", "addr", "add", "10.79.0.2/24", "dev", "baton-vb"])
+        try ip(["-n", "bmove-b", "addr", "add", "10.79.0.2/24", "dev", "bmove-vb"])
         Thread.sleep(forTimeInterval: 2)
-        try ip(["-n", "baton-a", "addr", "flush", "dev", "baton-va"])
-        try ip(["-n", "baton-a", "addr", "add", "10.79.0.1/24", "dev", "baton-va"])
+        try ip(["-n", "bmove-a", "addr", "flush", "dev", "bmove-va"])
+        try ip(["-n", "bmove-a", "addr", "add", "10.79.0.1/24", "dev", "bmove-va"])
         let moved = Date()
         let newAddress = "10.79.0.1:\(port)"
         XCTAssertTrue(waitUntil(timeout: 30) {
@@ -124,7 +126,7 @@ final class MovedDeviceTests: XCTestCase {
         let paired = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]])
         XCTAssertEqual(paired.first?["address"] as? String, newAddress)
         let dialsBefore = batondB.log.components(separatedBy: "dialing \(oldAddress)").count
-        try ip(["-n", "baton-a", "link", "set", "baton-va", "down"])
+        try ip(["-n", "bmove-a", "link", "set", "bmove-va", "down"])
         XCTAssertTrue(waitUntil(timeout: 45) { try self.record("alpha", on: b)?["connected"] as? Bool == false },
                       "B noticed A gone")
         Thread.sleep(forTimeInterval: 5)
