@@ -32,7 +32,7 @@ enum LocalAddresses {
         default:
             return nil
         }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Whether `host`, a link's local address as ``BatonPeer/PeerLink/localHost`` gives it, is
