@@ -57,6 +57,13 @@ public final class NetworkNamespacePair {
         guard status == 0 else { throw FixtureError("ip -n \(b) link set \(vethB) down failed with status \(status)") }
     }
 
+    /// Makes `b` vanish without a word while the link stays up: `b`'s end loses its address, so
+    /// what `a` sends it is dropped there unanswered (no RST, no ICMP), and `a`'s own network does
+    /// not change (``cutB()`` takes the link down, which `a` sees as its carrier lost).
+    public func silenceB() throws {
+        try ip(["-n", b, "addr", "flush", "dev", vethB])
+    }
+
     /// Takes `b`'s end of the link up again after ``cutB()``.
     public func restoreB() throws {
         try ip(["-n", b, "link", "set", vethB, "up"])
