@@ -27,7 +27,7 @@ import Foundation
 //   at rest:              a batond alone and as the hub of 10 paired batonds: private memory
 //                         and wake-ups per second; then how long a batond takes to notice a
 //                         paired peer gone without a word (two network namespaces, the peer's
-//                         end of the link taken down; needs root) (`--rest-only` runs only these)
+//                         batond frozen and its address taken away; needs root) (`--rest-only` runs only these)
 //
 //     swift build -c release --package-path Benchmarks --product batond --product PeerBenchmarks
 //     Benchmarks/.build/release/PeerBenchmarks Benchmarks/.build/release/batond
@@ -186,7 +186,7 @@ func runRest(batond: String, peers: Int) async throws {
         print("  a paired peer gone without a word: not measured (\(missing))")
     } else {
         let noticed = try await measureDeadPeer(batond: batond)
-        print(String(format: "  a paired peer gone without a word (its end of the link taken down: no FIN, no RST) listed as"
+        print(String(format: "  a paired peer gone without a word (frozen, its address taken away: no FIN, no RST) listed as"
                      + " not connected after %.1f s; target <= 30 s: %@", noticed, noticed <= 30 ? "PASS" : "MISS"))
     }
 }
