@@ -39,6 +39,9 @@ public final class PeerLink {
     public let remoteAddress: String
     /// The peer's IP address, without port.
     public let remoteHost: String
+    /// This device's IP address on the link, without port; empty when unknown. A link whose
+    /// local address is no longer this device's (the network changed) reaches nobody.
+    public let localHost: String
     /// Runs with each message from the peer, keepalives left out.
     public var onMessage: (PeerMessage) -> Void = { _ in }
     /// Runs once, with the reason, when the link closes for any reason but ``close(_:)``.
@@ -109,6 +112,7 @@ public final class PeerLink {
         self.isOutgoing = isOutgoing
         self.keepalive = keepalive
         (remoteHost, remoteAddress) = Self.remote(of: socketConnection)
+        localHost = Self.endpoint(g_socket_connection_get_local_address(socketConnection, nil))?.host ?? ""
         cancellable = g_cancellable_new()
         readBuffer = UnsafeMutableRawPointer.allocate(byteCount: Self.readBufferSize, alignment: 8)
         pollableInput = Self.pollable(g_io_stream_get_input_stream(stream), g_pollable_input_stream_get_type(),
@@ -421,17 +425,22 @@ public final class PeerLink {
     /// The IP address a connection comes from, alone and as `HOST:PORT`; empty when unknown
     /// or not an IP address (a Unix socket's).
     public static func remote(of connection: UnsafeMutablePointer<GSocketConnection>) -> (host: String, address: String) {
-        guard let address = g_socket_connection_get_remote_address(connection, nil) else { return ("", "") }
+        guard let (host, port) = endpoint(g_socket_connection_get_remote_address(connection, nil)) else { return ("", "") }
+        return (host, PeerAddress.format(host: host, port: UInt32(port)))
+    }
+
+    /// The IP address and port of a socket address, which this releases; `nil` when there is
+    /// none or it is not an IP address.
+    private static func endpoint(_ address: UnsafeMutablePointer<GSocketAddress>?) -> (host: String, port: UInt16)? {
+        guard let address else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(address)) }
         guard g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(address)),
-                                         g_inet_socket_address_get_type()) != 0 else { return ("", "") }
+                                         g_inet_socket_address_get_type()) != 0 else { return nil }
         let inet = UnsafeMutablePointer<GInetSocketAddress>(OpaquePointer(address))
         guard let inetAddress = g_inet_socket_address_get_address(inet),
-              let text = g_inet_address_to_string(inetAddress) else { return ("", "") }
+              let text = g_inet_address_to_string(inetAddress) else { return nil }
         defer { g_free(text) }
-        let host = String(cString: text)
-        let port = g_inet_socket_address_get_port(inet)
-        return (host, PeerAddress.format(host: host, port: UInt32(port)))
+        return (String(cString: text), g_inet_socket_address_get_port(inet))
     }
 }
 

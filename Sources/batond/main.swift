@@ -98,6 +98,8 @@ let status: Int32 = MainActor.assumeIsolated {
     if !options.noTailnet {
         daemon.tailnet = TailnetWatcher(socketPath: options.tailscaleSocket, interval: max(1, options.tailnetInterval), logger: logger)
     }
+    let watcher = NetworkWatcher(logger: logger)
+    let resolvers = PairedDeviceResolvers(logger: logger, pairedDevices: { Set(network.paired.devices.keys) })
     let loop = g_main_loop_new(nil, 0)
     var exitStatus: Int32 = 0
     /// Listens, dials and announces this device: only once this batond is the service, so
@@ -122,6 +124,15 @@ let status: Int32 = MainActor.assumeIsolated {
                 network.undiscovered(deviceID)
             })
             network.onRename = { name in discovery.rename(to: name) }
+        }
+        watcher.onWake = { reason in network.recheckLinks(because: reason) }
+        watcher.start()
+        if !options.noDiscovery {
+            resolvers.onFound = { deviceID, address, previous in
+                network.rediscovered(address, deviceID: deviceID, replacing: previous)
+            }
+            network.paired.onChange = { resolvers.refresh() }
+            resolvers.start()
         }
         logger.info("this device is \(settings.name) (\(network.identity.deviceID)), listening on \(network.listener?.address ?? "-")")
     }
@@ -161,6 +172,8 @@ let status: Int32 = MainActor.assumeIsolated {
     g_main_loop_run(loop)
     g_main_loop_unref(loop)
     discovery.stop()
+    watcher.stop()
+    resolvers.stop()
     network.features.clipboard.stop()
     withExtendedLifetime(daemon) {}
     return exitStatus

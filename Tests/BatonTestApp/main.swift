@@ -11,6 +11,7 @@ import Foundation
 ///     BatonTestApp fake-systemd --log FILE [--fail]
 ///     BatonTestApp phone-service --flavor gsconnect|valent --log FILE
 ///     BatonTestApp kdeconnect-service
+///     BatonTestApp logind   (PrepareForSleep(true) on SIGUSR1, (false) on SIGUSR2)
 ///
 /// `app` appends " (active)" to its note on SIGUSR1, as a user typing would, and gives its
 /// activity a summary the service refuses on SIGUSR2; on SIGWINCH it retitles its activity ten
@@ -42,8 +43,9 @@ let status: Int32 = MainActor.assumeIsolated {
     case "phone-service": return runPhoneServiceStandIn(flavor: option("--flavor") ?? "", log: option("--log") ?? "/dev/null")
     case "kdeconnect-service": return runKDEConnectStandIn()
     case "tailscale-localapi": return runTailscaleLocalAPIStandIn(socket: option("--socket") ?? "", status: option("--status") ?? "")
+    case "logind": return runLogindStandIn()
     default:
-        FileHandle.standardError.write(Data("usage: BatonTestApp app|notification-server|register|impostor-daemon|fake-systemd|phone-service|kdeconnect-service [options]\n".utf8))
+        FileHandle.standardError.write(Data("usage: BatonTestApp app|notification-server|register|impostor-daemon|fake-systemd|phone-service|kdeconnect-service|tailscale-localapi|logind [options]\n".utf8))
         return 64
     }
 }

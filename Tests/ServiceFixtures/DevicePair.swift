@@ -21,6 +21,9 @@ public final class DevicePair {
     public let privateFolderOfA: URL?
     /// The network namespaces the two batonds run in, as two hosts, if they do.
     public let namespaces: (any TwoHostNetwork)?
+    /// Whether the batonds in ``namespaces`` listen on all their addresses (as by default)
+    /// rather than on the one each starts with: a device whose address changes stays reachable.
+    private let listensOnAllAddresses: Bool
 
     /// Starts both batonds and waits until they are linked (not paired).
     ///
@@ -36,10 +39,14 @@ public final class DevicePair {
     ///   - environmentA: more environment for device A's processes (a Wayland session's).
     ///   - environmentB: more environment for device B's processes (a `HOME` of its own).
     ///   - homesInRoots: each device's `HOME` is its own root folder, as two people's homes.
+    ///   - listensOnAllAddresses: in `namespaces`, each batond listens on all its addresses, not
+    ///     on its veth address alone (B still dials A at that address).
     public init(batondArguments: [String] = [], argumentsB: [String] = [], fixedNames: Bool = true,
                 displayA: String? = nil, displayB: String? = nil, hidingFromB: String? = nil, namespaces: (any TwoHostNetwork)? = nil,
-                environmentA: [String: String] = [:], environmentB: [String: String] = [:], homesInRoots: Bool = false) throws {
+                environmentA: [String: String] = [:], environmentB: [String: String] = [:], homesInRoots: Bool = false,
+                listensOnAllAddresses: Bool = false) throws {
         self.namespaces = namespaces
+        self.listensOnAllAddresses = listensOnAllAddresses
         arguments = batondArguments
         self.argumentsB = argumentsB
         self.fixedNames = fixedNames
@@ -72,6 +79,9 @@ public final class DevicePair {
         let statusA = try Self.status(of: a)
         idA = statusA["device-id"] as? String ?? ""
         addressA = statusA["listen"] as? String ?? ""
+        if listensOnAllAddresses, let host = namespaces?.addressA, let port = addressA.split(separator: ":").last {
+            addressA = "\(host):\(port)"
+        }
         try startB()
         guard waitUntil(timeout: 10, { try self.device(self.idA, on: self.b)?["connected"] as? Bool == true }) else {
             throw FixtureError("the two batonds never linked: \(batondB.log)")
@@ -87,7 +97,7 @@ public final class DevicePair {
 
     /// In a network namespace: listen on its veth address, without DNS-SD.
     private func network(_ address: String?) -> [String] {
-        address.map { ["--no-discovery", "--listen", "\($0):0"] } ?? []
+        address.map { ["--no-discovery", "--listen", "\(listensOnAllAddresses ? "0.0.0.0" : $0):0"] } ?? []
     }
 
     /// The arguments that name a device `name`: `--name`, or none when the name is written

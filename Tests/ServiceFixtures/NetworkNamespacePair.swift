@@ -8,7 +8,8 @@ public final class NetworkNamespacePair {
     public let b: String
     public let addressA = "10.78.0.1"
     public let addressB = "10.78.0.2"
-    /// The veth pair's end in `b`.
+    /// The veth pair's ends in `a` and `b`.
+    private let vethA: String
     private let vethB: String
     private var removed = false
 
@@ -25,6 +26,7 @@ public final class NetworkNamespacePair {
         NamespaceCommands.delete([a, b])
         let veth = "\(prefix.prefix(8))-va"
         let peer = "\(prefix.prefix(8))-vb"
+        vethA = veth
         vethB = peer
         let steps: [[String]] = [
             ["netns", "add", a], ["netns", "add", b],
@@ -53,6 +55,35 @@ public final class NetworkNamespacePair {
     public func cutB() throws {
         let status = NamespaceCommands.ip(["-n", b, "link", "set", vethB, "down"])
         guard status == 0 else { throw FixtureError("ip -n \(b) link set \(vethB) down failed with status \(status)") }
+    }
+
+    /// Makes `b` vanish without a word while the link stays up: `b`'s end loses its address, so
+    /// what `a` sends it is dropped there unanswered (no RST, no ICMP), and `a`'s own network does
+    /// not change (``cutB()`` takes the link down, which `a` sees as its carrier lost).
+    public func silenceB() throws {
+        try ip(["-n", b, "addr", "flush", "dev", vethB])
+    }
+
+    /// Takes `b`'s end of the link up again after ``cutB()``.
+    public func restoreB() throws {
+        try ip(["-n", b, "link", "set", vethB, "up"])
+    }
+
+    /// Takes `a`'s end of the link down (`up` false) or up.
+    public func setA(up: Bool) throws {
+        try ip(["-n", a, "link", "set", vethA, up ? "up" : "down"])
+    }
+
+    /// Gives `a`'s end of the link `address` (in a /24) in place of the ones it had, as when
+    /// the device joins another network.
+    public func readdressA(_ address: String) throws {
+        try ip(["-n", a, "addr", "flush", "dev", vethA])
+        try ip(["-n", a, "addr", "add", "\(address)/24", "dev", vethA])
+    }
+
+    private func ip(_ arguments: [String]) throws {
+        let status = NamespaceCommands.ip(arguments)
+        guard status == 0 else { throw FixtureError("ip \(arguments.joined(separator: " ")) failed with status \(status)") }
     }
 
     /// Stops what runs inside and removes both namespaces (and with them the veth pair).

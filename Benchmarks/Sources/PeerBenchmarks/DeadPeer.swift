@@ -45,10 +45,12 @@ final class NamespacePair {
         }
     }
 
-    /// Takes `b`'s end of the link down: what either sends the other is lost without a word
-    /// (no FIN, no RST), as when `b`'s machine is switched off.
+    /// Takes `b`'s address away while the link stays up: what `a` sends is dropped there
+    /// unanswered (no FIN, no RST, no ICMP), as when `b`'s machine is switched off, and `a`'s own
+    /// network does not change (taking the link down would: a lost carrier, which makes batond
+    /// check its links at once).
     func cutB() throws {
-        guard Self.run(["-n", b, "link", "set", vethB, "down"]) == 0 else { throw BenchmarkFailure("cannot take \(vethB) down") }
+        guard Self.run(["-n", b, "addr", "flush", "dev", vethB]) == 0 else { throw BenchmarkFailure("cannot empty \(vethB)") }
     }
 
     /// A default route over each end of the link: without one, a broadcast to 255.255.255.255
@@ -79,8 +81,9 @@ final class NamespacePair {
 
 /// Seconds a release batond, with its default settings, takes to list a paired peer as not
 /// connected once the peer vanished without a word: the two batonds in two network namespaces,
-/// paired, the link left quiet for a second, then the peer's end of the link between them taken
-/// down (no FIN, no RST).
+/// paired, the link left quiet (and the namespaces' own network changes over: each makes the hub
+/// check its links at once) for 4 s, then the peer's batond frozen and its address taken away
+/// (no FIN, no RST).
 @MainActor
 func measureDeadPeer(batond: String) async throws -> Double {
     let namespaces = try NamespacePair()
@@ -108,7 +111,9 @@ func measureDeadPeer(batond: String) async throws -> Double {
         let devices = (try? await daemonCall(hubBus, "ListDevices"))?.first?.dictionaries ?? []
         return devices.contains { $0["id"]?.string == peerStatus.id && $0["paired"]?.bool == true && $0["connected"]?.bool == true }
     }
-    try await Task.sleep(nanoseconds: 1_000_000_000)
+    try await Task.sleep(nanoseconds: 4_000_000_000)
+    if let process = peer.batond { kill(process.processIdentifier, SIGSTOP) }
+    defer { if let process = peer.batond { kill(process.processIdentifier, SIGCONT) } }
     try namespaces.cutB()
     let cut = Date()
     try await waitFor("the hub to notice that the peer is gone", timeout: 120) {

@@ -144,8 +144,8 @@ final class KDEConnectPair {
         }
     }
 
-    /// Seconds A takes to list B as unreachable once B vanished without a word: B's end of the
-    /// link between them taken down (no FIN, no RST), as ``measureDeadPeer(batond:)`` does.
+    /// Seconds A takes to list B as unreachable once B vanished without a word: B's address
+    /// taken away while the link stays up (no FIN, no RST), as ``measureDeadPeer(batond:)`` does.
     func measureGone(timeout: Double = 300) async throws -> Double {
         try namespaces.cutB()
         let cut = Date()

@@ -28,9 +28,9 @@ import Foundation
 //                         paired kdeconnectd, measured over the same seconds; needs root for
 //                         their network namespaces) and as the hub of 10: memory and wake-ups
 //                         per second; then how long a batond takes to notice a paired peer gone
-//                         without a word (two network namespaces, the peer's end of the link
-//                         taken down; needs root) (`--rest-only` runs only these, and then
-//                         the same for kdeconnectd: about a minute more)
+//                         without a word (two network namespaces, the peer frozen and its
+//                         address taken away; needs root) (`--rest-only` runs only these, and
+//                         then the same for kdeconnectd: about a minute more)
 //   fan-out:              PublishCurrent on the hub of 10 paired batonds -> listed on the last
 //                         of them, beside the same with 1 (Fanout.swift; in the full run after
 //                         the rest figures, with the same batonds; `--fanout-only` runs only it)
@@ -253,11 +253,11 @@ func runRest(batond: String, peers: Int, fanout: Bool, kdeconnectGone: Bool) asy
         print("  a paired peer gone without a word: not measured (\(missing))")
     } else {
         let noticed = try await measureDeadPeer(batond: batond)
-        print(String(format: "  a paired peer gone without a word (its end of the link taken down: no FIN, no RST) listed as"
+        print(String(format: "  a paired peer gone without a word (frozen, its address taken away: no FIN, no RST) listed as"
                      + " not connected after %.1f s; target <= 30 s: %@", noticed, noticed <= 30 ? "PASS" : "MISS"))
     }
     if let kdeconnectNoticed {
-        print(String(format: "  the same for kdeconnectd (its paired kdeconnectd's end of the link taken down): listed as not reachable"
+        print(String(format: "  the same for kdeconnectd (its paired kdeconnectd's address taken away): listed as not reachable"
                      + " after %.1f s", kdeconnectNoticed))
     }
 }

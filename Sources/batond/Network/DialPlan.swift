@@ -74,7 +74,7 @@ struct DialPlan {
     mutating func due(now: Date = Date(), isLinked: (String) -> Bool) -> [String] {
         var dialing = Set(targets.values.filter(\.isDialing).compactMap(\.deviceID))
         var due: [String] = []
-        for (address, target) in targets.sorted(by: { $0.key < $1.key }) where !target.isDialing {
+        for (address, target) in targets.sorted(by: Self.dialOrder) where !target.isDialing {
             if let id = target.deviceID, isLinked(id) || dialing.contains(id) { continue }
             guard target.nextAttempt <= now else { continue }
             targets[address]?.isDialing = true
@@ -82,6 +82,15 @@ struct DialPlan {
             due.append(address)
         }
         return due
+    }
+
+    /// Of a device's addresses due at once, the one asked for now is dialed first, then the one
+    /// it was last seen at (it may have moved from the others), then by address.
+    private static func dialOrder(_ first: (key: String, value: Target), _ second: (key: String, value: Target)) -> Bool {
+        let rank = { (target: Target) in
+            target.sources.contains(.requested) ? 0 : target.sources.contains(.paired) ? 1 : 2
+        }
+        return (rank(first.value), first.key) < (rank(second.value), second.key)
     }
 
     /// When ``due(now:isLinked:)`` will next have an address to dial: the earliest attempt
@@ -129,6 +138,16 @@ struct DialPlan {
     mutating func rest(_ deviceID: String, for seconds: Double, now: Date = Date()) {
         for (address, target) in targets where target.deviceID == deviceID {
             targets[address]?.nextAttempt = max(target.nextAttempt, now.addingTimeInterval(seconds))
+        }
+    }
+
+    /// Dials the addresses `isWanted` picks at the next tick whatever their backoff, which
+    /// starts over: after a resume or a network change, when the old failures say nothing of
+    /// what works now. Addresses being dialed are left.
+    mutating func dialSoon(where isWanted: (_ address: String, _ target: Target) -> Bool) {
+        for (address, target) in targets where !target.isDialing && isWanted(address, target) {
+            targets[address]?.nextAttempt = .distantPast
+            targets[address]?.backoff = Self.firstBackoff
         }
     }
 

@@ -20,6 +20,8 @@ struct PairedDevice: Codable, Sendable {
 @MainActor
 final class PairedDevices {
     private(set) var devices: [String: PairedDevice] = [:]
+    /// Runs after a device is pinned or forgotten.
+    var onChange: () -> Void = {}
     private let file: URL
 
     static let fileName = "paired-devices.json"
@@ -56,6 +58,7 @@ final class PairedDevices {
             devices[id] = previous
             throw error
         }
+        onChange()
     }
 
     /// Records a paired device's name and address as it announced them; saved only on change.

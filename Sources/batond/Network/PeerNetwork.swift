@@ -91,7 +91,10 @@ final class PeerNetwork {
     /// How fast connections are taken in, per address and per network: checked first.
     var acceptRate = AcceptRate()
     private var nextHandshake = 1
-    private var plan = DialPlan()
+    var plan = DialPlan()
+    /// The re-check under way after a resume or a network change (``recheckLinks(because:)``):
+    /// when it began, and until when a paired device whose older link closes is dialed at once.
+    var recheck: (startedAt: Date, until: Date)?
     /// The one timer of the network's own deadlines (``scheduleHousekeeping()``), and when it fires.
     private var housekeepingTimer: guint = 0
     private var housekeepingDeadline: Date?
@@ -196,10 +199,13 @@ final class PeerNetwork {
     /// taking a place of ``discoveredQuota`` unless it is paired, and dialed only when it is
     /// paired (at the address announced now) or to pair with it (``linkDialingIfNeeded(_:timeout:)``);
     /// without one it is dialed, and listed from its hello, as before names were announced.
+    /// A paired device announced elsewhere than it was last seen may have moved
+    /// (``followIfMoved(_:deviceID:)``).
     func discovered(_ address: String, deviceID: String, name: String?) {
         guard deviceID != identity.deviceID else { return }
         guard let name else {
             plan.add(address, deviceID: deviceID, source: .discovered)
+            followIfMoved(address, deviceID: deviceID)
             return dialDue()
         }
         if !isPaired(deviceID) {
@@ -212,9 +218,22 @@ final class PeerNetwork {
         device(deviceID).discovered = (name, address)
         if isPaired(deviceID) {
             plan.add(address, deviceID: deviceID, source: .discovered)
+            followIfMoved(address, deviceID: deviceID)
             dialDue()
         }
         delegate?.devicesChanged()
+    }
+
+    /// A paired device announced at `address`, elsewhere than it was last seen, may have moved:
+    /// it is dialed there first, and its link, should it reach the old address, is checked
+    /// (``recheck(_:)``). Its hello at the new address, which shows the pinned certificate, is
+    /// what makes the address the one kept.
+    func followIfMoved(_ address: String, deviceID: String) {
+        guard isPaired(deviceID), paired.devices[deviceID]?.address != address else { return }
+        plan.request(address, deviceID: deviceID)
+        if let link = devices[deviceID]?.link, !link.isRelayed, link.remoteHost != PeerAddress.host(of: address) {
+            recheck(link)
+        }
     }
 
     /// A device is no longer announced (DNS-SD's goodbye, or its record expired): it is no
@@ -380,7 +399,7 @@ final class PeerNetwork {
         return introductions.values.contains { $0.link.peerDeviceID == deviceID }
     }
 
-    private func dialDue() {
+    func dialDue() {
         defer { scheduleHousekeeping() }
         for address in plan.due(isLinked: isLinkedDirectlyOrIntroducing) {
             Task { @MainActor in
@@ -537,6 +556,10 @@ final class PeerNetwork {
         let device = self.device(deviceID)
         if let existing = device.link, existing.isOpen {
             guard prefers(link, over: existing) else {
+                if isPaired(deviceID), !link.isRelayed, !existing.isRelayed, existing.remoteHost != link.remoteHost {
+                    movedAway(device, to: hello.port == 0 ? nil : PeerAddress.format(host: link.remoteHost, port: hello.port),
+                              staleLink: existing)
+                }
                 return link.close("already linked")
             }
             existing.close("replaced by a newer link")
@@ -595,7 +618,7 @@ final class PeerNetwork {
         return dialer(new) == dialer(old) || dialer(new) < dialer(old)
     }
 
-    private func drop(_ link: PeerLink, _ reason: String) {
+    func drop(_ link: PeerLink, _ reason: String) {
         let line = "closing the link with \(link.remoteAddress): \(reason)"
         log(isPaired(link.peerDeviceID) ? .notice : .info, about: link, line)
         link.close(reason)
@@ -648,7 +671,13 @@ final class PeerNetwork {
         tellFeatures(device, .unlinked(reason: "the link with \(deviceName(deviceID)) closed: \(reason)"))
         if device.pairing != nil { pairing.endPairing(deviceID, sending: nil, because: "the link closed: \(reason)") }
         if isPaired(deviceID) {
-            plan.lost(deviceID, after: Date().timeIntervalSince(link.openedAt))
+            if let recheck, link.openedAt < recheck.startedAt, Date() < recheck.until {
+                // A link that went stale while this device slept or changed networks: the
+                // device is dialed at once, not after its backoff.
+                plan.dialSoon { $1.deviceID == deviceID }
+            } else {
+                plan.lost(deviceID, after: Date().timeIntervalSince(link.openedAt))
+            }
         } else {
             device.seenAt = Date()
             let placesTaken = isWithStaticPeer(link) ? [] : seenQuota.admit(deviceID, from: link.remoteHost) ?? []

@@ -125,4 +125,35 @@ final class DialPlanTests: XCTestCase {
         XCTAssertNil(plan.targets["10.0.0.2:41000"], "an address the device no longer has goes")
         XCTAssertEqual(plan.targets["10.0.0.9:48100"]?.sources, [.paired], "another device's stay")
     }
+
+    /// After a resume or a network change, the addresses picked are dialed at once, their
+    /// backoff started over; the others keep theirs.
+    func testDialingSoonForgetsTheBackoffOfThePickedAddressesOnly() {
+        var plan = DialPlan()
+        plan.add("10.0.0.1:48100", deviceID: "aaaa", source: .paired)
+        plan.add("10.0.0.2:48100", deviceID: "bbbb", source: .discovered)
+        for _ in 0..<5 {
+            for address in plan.due(now: .distantFuture, isLinked: { _ in false }) {
+                plan.finished(address, deviceID: nil, now: start)
+            }
+        }
+        XCTAssertEqual(plan.due(now: start, isLinked: { _ in false }), [], "both wait out a backoff")
+        plan.dialSoon { $1.deviceID == "aaaa" }
+        XCTAssertEqual(plan.due(now: start, isLinked: { _ in false }), ["10.0.0.1:48100"])
+        plan.finished("10.0.0.1:48100", deviceID: nil, now: start)
+        XCTAssertEqual(plan.targets["10.0.0.1:48100"]?.backoff, 2, "the backoff started over")
+        XCTAssertEqual(plan.targets["10.0.0.2:48100"]?.backoff, 32, "the other kept its own")
+    }
+
+    /// Of a device's addresses, the one asked for is dialed first, then the one it was last
+    /// seen at (it may have moved away from the others), whatever their order as text.
+    func testTheAddressAskedForThenTheLastSeenIsDialedFirst() {
+        var plan = DialPlan()
+        plan.add("10.0.0.1:48100", deviceID: "aaaa", source: .configured)
+        plan.add("10.0.0.9:48100", deviceID: "aaaa", source: .paired)
+        XCTAssertEqual(plan.due(now: start, isLinked: { _ in false }), ["10.0.0.9:48100"])
+        plan.finished("10.0.0.9:48100", deviceID: nil, now: start)
+        plan.request("10.0.0.5:48100", deviceID: "aaaa")
+        XCTAssertEqual(plan.due(now: start, isLinked: { _ in false }), ["10.0.0.5:48100"])
+    }
 }

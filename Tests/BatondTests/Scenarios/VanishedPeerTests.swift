@@ -5,7 +5,7 @@ import XCTest
 /// A paired device that vanishes without a word (its machine switched off: no FIN, no RST) is
 /// noticed by the kernel's watch over the link (TCP keepalive and `TCP_USER_TIMEOUT`), with
 /// batond's default settings, within 30 s: the two batonds run in two network namespaces, and
-/// B's end of the link between them is taken down.
+/// B's batond is frozen and its end of the link loses its address.
 final class VanishedPeerTests: XCTestCase {
     private var namespaces: NetworkNamespacePair!
     private var devices: DevicePair!
@@ -20,6 +20,7 @@ final class VanishedPeerTests: XCTestCase {
     }
 
     override func tearDown() {
+        if let batond = devices?.batondB, batond.isRunning { kill(batond.pid, SIGCONT) }
         if (testRun?.totalFailureCount ?? 0) > 0 { devices?.printLogs() }
         devices?.tearDown()
         namespaces?.remove()
@@ -28,9 +29,22 @@ final class VanishedPeerTests: XCTestCase {
     func testAPairedDeviceThatVanishesIsListedAsNotConnectedWithin30Seconds() throws {
         let connected = { try self.devices.device(self.devices.idB, on: self.devices.a)?["connected"] as? Bool == true }
         XCTAssertTrue(waitUntil(timeout: 10, connected), "A lists B as connected")
-        // The link quiet, as a paired link at rest is.
-        Thread.sleep(forTimeInterval: 1)
-        try namespaces.cutB()
+        // The link quiet, as a paired link at rest is, and the new namespaces' own changes (their
+        // IPv6 link-local addresses coming up) over: each makes A check its links at once
+        // (NetworkWatcher), as would a carrier lost. Then B's machine goes: its batond stops,
+        // and its address with it; A's network does not change, so only the kernel's watch can tell.
+        var changes = -1
+        var settledSince = Date()
+        waitUntil(timeout: 15) {
+            let count = self.devices.batondA.log.components(separatedBy: "the network changed").count
+            if count != changes {
+                changes = count
+                settledSince = Date()
+            }
+            return Date().timeIntervalSince(settledSince) >= 3
+        }
+        kill(devices.batondB.pid, SIGSTOP)
+        try namespaces.silenceB()
         let cut = Date()
         XCTAssertTrue(waitUntil(timeout: 45) {
             Thread.sleep(forTimeInterval: 0.25)
