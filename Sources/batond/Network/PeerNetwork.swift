@@ -272,10 +272,12 @@ final class PeerNetwork {
     /// The link with `deviceID`, while it has one.
     func link(_ deviceID: String) -> PeerLink? { devices[deviceID]?.link }
 
-    /// Where `deviceID` listens: where DNS-SD announces it now, else where its last hello said,
-    /// else where it was paired.
+    /// Where `deviceID` listens: while it is linked, where its hello said; else where DNS-SD
+    /// announces it now, else where its last hello said, else where it was paired.
     func address(of deviceID: String) -> String? {
-        devices[deviceID]?.discovered?.address ?? devices[deviceID]?.address ?? paired.devices[deviceID]?.address
+        let device = devices[deviceID]
+        if device?.isLinked == true, let address = device?.address { return address }
+        return device?.discovered?.address ?? device?.address ?? paired.devices[deviceID]?.address
     }
 
     /// The device object of `deviceID`, made when there is none.
