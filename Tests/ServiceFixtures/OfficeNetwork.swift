@@ -54,28 +54,7 @@ public final class OfficeNetwork {
         remove()
     }
 
-    /// Runs a fixture script to its end. Not through `Process`, which keeps waiting for the
-    /// daemons the script leaves running.
     private static func run(_ script: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("office-\(UUID().uuidString).log")
-        defer { try? FileManager.default.removeItem(at: log) }
-        let command = ([script] + arguments).map { "'\($0)'" }.joined(separator: " ") + " >'\(log.path)' 2>&1 </dev/null"
-        var pid: pid_t = 0
-        let words = ["/bin/bash", "-c", command]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        guard posix_spawn(&pid, "/bin/bash", nil, nil, argv, environ) == 0 else {
-            throw FixtureError("cannot run \(script)")
-        }
-        var status: Int32 = 0
-        let deadline = Date().addingTimeInterval(90)
-        while waitpid(pid, &status, WNOHANG) == 0 {
-            guard Date() < deadline else {
-                kill(pid, SIGKILL)
-                throw FixtureError("\(script) ran over 90 s")
-            }
-            usleep(20_000)
-        }
-        return ((status >> 8) & 0xff, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        try FixtureScript.run(script, arguments, timeout: 90)
     }
 }

@@ -37,31 +37,10 @@ final class MovedDeviceTests: XCTestCase {
         if let state { _ = try? run(Self.fixtures.appendingPathComponent("avahi-netns-down.sh").path, [state.path, Self.prefix]) }
     }
 
-    /// Runs a program to its end (`ip`, a fixture script), not through `Process`, which keeps
-    /// waiting for the daemons a script leaves running.
     @discardableResult
     private func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, errorOutput: String) {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("moved-\(UUID().uuidString).log")
-        defer { try? FileManager.default.removeItem(at: log) }
-        let command = ([program] + arguments).map { "'\($0)'" }.joined(separator: " ") + " >'\(log.path)' 2>&1 </dev/null"
-        var pid: pid_t = 0
-        let words: [String] = ["/bin/bash", "-c", command]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        guard posix_spawn(&pid, "/bin/bash", nil, nil, argv, environ) == 0 else {
-            throw FixtureError("cannot run \(program)")
-        }
-        var status: Int32 = 0
-        let deadline = Date().addingTimeInterval(60)
-        while waitpid(pid, &status, WNOHANG) == 0 {
-            guard Date() < deadline else {
-                kill(pid, SIGKILL)
-                throw FixtureError("\(program) ran over 60 s")
-            }
-            usleep(20_000)
-        }
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return ((status >> 8) & 0xff, output)
+        let result = try FixtureScript.run(program, arguments)
+        return (result.status, result.output)
     }
 
     private func ip(_ arguments: [String]) throws {

@@ -33,30 +33,9 @@ final class NamespaceTests: XCTestCase {
         if let state { _ = try? run(Self.fixtures.appendingPathComponent("avahi-netns-down.sh").path, [state.path]) }
     }
 
-    /// Runs a fixture script to its end. Not through `Process`, which keeps waiting for the
-    /// daemons the script leaves running.
     private func run(_ script: String, _ arguments: [String]) throws -> (status: Int32, errorOutput: String) {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("netns-\(UUID().uuidString).log")
-        defer { try? FileManager.default.removeItem(at: log) }
-        let command = ([script] + arguments).map { "'\($0)'" }.joined(separator: " ") + " >'\(log.path)' 2>&1 </dev/null"
-        var pid: pid_t = 0
-        let words: [String] = ["/bin/bash", "-c", command]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        guard posix_spawn(&pid, "/bin/bash", nil, nil, argv, environ) == 0 else {
-            throw FixtureError("cannot run \(script)")
-        }
-        var status: Int32 = 0
-        let deadline = Date().addingTimeInterval(60)
-        while waitpid(pid, &status, WNOHANG) == 0 {
-            guard Date() < deadline else {
-                kill(pid, SIGKILL)
-                throw FixtureError("\(script) ran over 60 s")
-            }
-            usleep(20_000)
-        }
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return ((status >> 8) & 0xff, output)
+        let result = try FixtureScript.run(script, arguments)
+        return (result.status, result.output)
     }
 
     private func device(_ name: String, namespace: String) throws -> (ServiceSession, ChildProcess) {
