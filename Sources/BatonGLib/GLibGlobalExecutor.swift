@@ -8,8 +8,10 @@ import Glibc
 /// so any `await` on a GLib callback reaches it. On Linux, libdispatch's global executor
 /// starts a monitor of its thread pool with its first worker thread, and that monitor wakes
 /// the process every second for as long as it runs. This pool's threads wait on a queue
-/// and wake only when there is a job; delayed jobs (`Task.sleep`) wait on a GLib timeout
-/// of the default main context, whose loop the program must run.
+/// and wake only when there is a job. Delayed jobs that reach the runtime's delay hooks wait
+/// on a GLib timeout of the default main context, whose loop the program must run; but
+/// `Task.sleep` itself goes to libdispatch's timers in Swift 6.3 without asking them, so a
+/// program that installs this sleeps with `GLibSources.sleep(seconds:)` instead.
 ///
 /// Installed through the concurrency runtime's hooks (`swift_task_enqueueGlobal_hook` and
 /// its two delayed forms), as swift-nio installs its event loops. Install it once, at the
@@ -83,7 +85,7 @@ final class GlobalJobPool: TaskExecutor, @unchecked Sendable {
 
     /// Queues `job` once `nanoseconds` have passed, on a timeout of the default main context.
     func enqueue(_ job: UnownedJob, afterNanoseconds nanoseconds: UInt64) {
-        let milliseconds = guint(min(nanoseconds / 1_000_000, UInt64(guint.max)))
+        let milliseconds = guint(min((nanoseconds + 999_999) / 1_000_000, UInt64(guint.max)))
         g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
             if let data { GlobalJobPool.shared.enqueue(unsafeBitCast(data, to: UnownedJob.self)) }
             return baton_source_remove()

@@ -125,7 +125,12 @@ let status: Int32 = MainActor.assumeIsolated {
             })
             network.onRename = { name in discovery.rename(to: name) }
         }
-        watcher.onWake = { reason in network.recheckLinks(because: reason) }
+        watcher.onWake = { reason in
+            network.recheckLinks(because: reason)
+            // A GLib timer stands still while the machine sleeps: an answer that expired
+            // meanwhile is fetched now, not a sleep's length late.
+            domains.refresh()
+        }
         watcher.start()
         if !options.noDiscovery {
             resolvers.onFound = { deviceID, address, previous in

@@ -117,7 +117,7 @@ public final class RelayClient {
                     report("not joined to \(relay.host):\(relay.port): \(error); joining again in \(Int(delay)) s")
                 }
                 guard !leaving else { break }
-                try? await Task.sleep(for: .seconds(delay))
+                await GLibSources.sleep(seconds: delay)
                 delay = min(delay * 2, 60)
             }
             isJoined = false
@@ -189,7 +189,7 @@ public final class RelayClient {
         // Both ends are invited at the same moment, and strelaysrv turns away an end that
         // comes while it is still taking the other one in: the dialer lets the joined
         // device, usually, be first.
-        if !serverSocket { try? await Task.sleep(for: .seconds(Self.dialerJoinDelay)) }
+        if !serverSocket { await GLibSources.sleep(seconds: Self.dialerJoinDelay) }
         let channel = try await RelayChannel.sessionMode(host: host, port: port, timeout: timeout)
         try await channel.send(.joinSessionRequest(key: key))
         let answer = try await channel.receive(timeout: timeout)

@@ -558,7 +558,8 @@ final class PeerNetwork {
         let device = self.device(deviceID)
         if let existing = device.link, existing.isOpen {
             guard prefers(link, over: existing) else {
-                if isPaired(deviceID), !link.isRelayed, !existing.isRelayed, existing.remoteHost != link.remoteHost {
+                if isPaired(deviceID), !link.isOutgoing, !link.isRelayed, !existing.isRelayed,
+                   existing.remoteHost != link.remoteHost {
                     movedAway(device, to: hello.port == 0 ? nil : PeerAddress.format(host: link.remoteHost, port: hello.port),
                               staleLink: existing)
                 }

@@ -56,6 +56,11 @@ final class RelayLinkTests: XCTestCase {
         XCTAssertEqual(userInfo?["text"] as? String, "carried by the relay", "the payload came through the relay")
         let doctor = try devices.b.baton(["doctor"]).output
         XCTAssertTrue(doctor.contains("✔ relay \(namespaces.addressA):22067: joined"), doctor)
+        // Joining a relay's session waits a moment on a GLib timer, not on Task.sleep's
+        // libdispatch timer, whose manager thread would start libdispatch's pool monitor.
+        for batond in [batondA, batondB] {
+            XCTAssertEqual(batond.libdispatchWorkers, [], "libdispatch's worker threads in batond: \(batond.threadNames)")
+        }
         app.stop()
     }
 

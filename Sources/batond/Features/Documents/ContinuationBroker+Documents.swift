@@ -192,7 +192,7 @@ extension ContinuationBroker {
                 shown = (message, fraction, now)
                 guard await progress(message, fraction) else { throw Self.cancelled }
             }
-            try? await Task.sleep(nanoseconds: 250_000_000)
+            await GLibSources.sleep(seconds: 0.25)
         }
         logger.info("\(document.name) did not sync from \(device) within \(Int(timeouts.documentSync)) s; copying it over the link")
         return nil

@@ -1,6 +1,5 @@
 import BatonBus
 import CGLib
-import Dispatch
 import Foundation
 
 /// Fetches a web site's association file over HTTPS, verified with the system's trust store
@@ -158,24 +157,34 @@ struct AssociationFileFetcher: Sendable {
 }
 
 /// A `GCancellable` cancelled when the time is up, so a slow site cannot hold a fetch longer.
+/// Its timer is a timeout of the default main context (any thread may add and destroy one),
+/// not libdispatch's, whose manager thread would start libdispatch's pool monitor.
 private final class Deadline {
     private let box = CancellableBox()
-    private let work: DispatchWorkItem
+    private let source: UnsafeMutablePointer<GSource>
     var cancellable: UnsafeMutablePointer<GCancellable> { box.pointer }
 
     init(after seconds: Double) {
-        let box = self.box
-        work = DispatchWorkItem { box.cancel() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: work)
+        source = g_timeout_source_new(guint(max(0, min((seconds * 1000).rounded(.up), Double(guint.max)))))
+        g_source_set_callback(source, { data in
+            if let data { Unmanaged<CancellableBox>.fromOpaque(data).takeUnretainedValue().cancel() }
+            return baton_source_remove()
+        }, Unmanaged.passRetained(box).toOpaque(), { data in
+            if let data { Unmanaged<CancellableBox>.fromOpaque(data).release() }
+        })
+        g_source_attach(source, nil)
     }
 
     /// Stops the timer: the fetch is over.
     func finish() {
-        work.cancel()
+        g_source_destroy(source)
+    }
+
+    deinit {
+        g_source_unref(source)
     }
 }
 
-/// A `GCancellable`, kept alive by whoever holds the box: the fetch and its timer.
 private final class CancellableBox: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<GCancellable> = g_cancellable_new()
 
