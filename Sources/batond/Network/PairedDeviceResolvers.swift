@@ -36,11 +36,6 @@ final class PairedDeviceResolvers {
     /// `Found` (from its cache) before it answers `ServiceResolverNew`.
     private var early: [String: [BusValue]] = [:]
 
-    private static let avahi = "org.freedesktop.Avahi"
-    private static let resolverInterface = "org.freedesktop.Avahi.ServiceResolver"
-    private static let protocolIPv4: Int32 = 0
-    private static let interfaceUnspecified: Int32 = -1
-
     /// `pairedDevices` gives the ids of the paired devices now.
     init(logger: Logger, pairedDevices: @escaping () -> Set<String>) {
         self.logger = logger
@@ -51,7 +46,7 @@ final class PairedDeviceResolvers {
     func start() {
         guard let connection = try? BusConnection.system() else { return }
         self.connection = connection
-        watch = connection.watchName(Self.avahi, autoStart: false, appeared: { [weak self] owner in
+        watch = connection.watchName(Avahi.name, autoStart: false, appeared: { [weak self] owner in
             self?.avahiAppeared(owner)
         }, vanished: { [weak self] in
             self?.end()
@@ -90,7 +85,7 @@ final class PairedDeviceResolvers {
         guard let connection else { return }
         self.owner = owner
         // Subscribed before any resolver exists, so that no early Found is missed.
-        subscription = connection.subscribeWithPath(sender: owner, interface: Self.resolverInterface, member: "Found",
+        subscription = connection.subscribeWithPath(sender: owner, interface: Avahi.serviceResolver, member: "Found",
                                                     path: nil) { [weak self] _, path, arguments in
             self?.found(at: path, arguments)
         }
@@ -100,9 +95,9 @@ final class PairedDeviceResolvers {
     private func makeResolver(for deviceID: String, on connection: BusConnection) async {
         do {
             let reply = try await connection.call(
-                Self.avahi, path: "/", interface: "org.freedesktop.Avahi.Server", method: "ServiceResolverNew",
-                arguments: [.int32(Self.interfaceUnspecified), .int32(Self.protocolIPv4), .string(deviceID),
-                            .string(AvahiDiscovery.serviceType), .string("local"), .int32(Self.protocolIPv4), .uint32(0)],
+                Avahi.name, path: "/", interface: Avahi.server, method: "ServiceResolverNew",
+                arguments: [.int32(Avahi.interfaceUnspecified), .int32(Avahi.protocolIPv4), .string(deviceID),
+                            .string(AvahiDiscovery.serviceType), .string("local"), .int32(Avahi.protocolIPv4), .uint32(0)],
                 timeout: 10)
             guard let path = reply.at(0)?.string else { return }
             guard self.connection === connection, resolvers[deviceID] == .some(nil) else {
@@ -150,7 +145,7 @@ final class PairedDeviceResolvers {
 
     private func free(_ path: String, on connection: BusConnection) {
         Task {
-            _ = try? await connection.call(Self.avahi, path: path, interface: Self.resolverInterface, method: "Free",
+            _ = try? await connection.call(Avahi.name, path: path, interface: Avahi.serviceResolver, method: "Free",
                                            timeout: 10)
         }
     }
