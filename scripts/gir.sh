@@ -4,7 +4,8 @@
 #                          Sources/CBatonGObject/include/baton/*.h and the doc comments in src/*.c
 #   OUT/Baton-1.0.typelib  g-ir-compiler
 #   OUT/baton-1.vapi       vapigen (Debian's valac), with baton-1.deps, for Vala programs
-#   OUT/baton-1.pc         pkg-config, for PREFIX (the install prefix; /usr/local by default)
+#   OUT/baton-1.pc         pkg-config, for PREFIX (the install prefix; /usr/local by default) and
+#                          LIBDIR (the library's folder; ${prefix}/lib by default)
 #   OUT/baton-1-uninstalled.pc  pkg-config for the build itself (PKG_CONFIG_PATH=OUT)
 # Usage: scripts/gir.sh [BIN]   BIN: the folder with libbaton-1.so (default: swift build's, built
 # here first with `swift build --product baton-1`). OUT is BIN/gir. Any scanner warning fails it.
@@ -63,9 +64,10 @@ else
 fi
 
 prefix=${PREFIX:-/usr/local}
+libdir=${LIBDIR:-\${prefix\}/lib}
 cat >"$out/baton-1.pc" <<PC
 prefix=$prefix
-libdir=\${prefix}/lib
+libdir=$libdir
 includedir=\${prefix}/include
 
 Name: baton-1

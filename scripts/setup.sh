@@ -52,6 +52,9 @@ packages=(
     gjs                 # GNOME's JavaScript: the GJS notes example (Examples/JavaScript) and its tests
     valac               # Vala and vapigen: libbaton's baton-1.vapi, and the Vala program that checks it
     gi-docgen           # libbaton's GObject reference from its .gir (scripts/docs.sh)
+    dpkg-dev debhelper  # dpkg-buildpackage and dh: the Debian packages (scripts/package.sh)
+    lintian             # checks the built packages (scripts/package.sh)
+    debootstrap         # a fresh Debian 12 to install the packages into (scripts/tests/packages.sh)
 )
 
 missing=()
