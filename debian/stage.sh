@@ -4,6 +4,7 @@
 #   BIN               swift build's release products (rpath: $SWIFT_RUNTIME_DIR)
 #   TOOLS             swift build's debug folder, with swift-argument-parser's generate-manual
 #   SWIFT_LIBS        the toolchain's runtime libraries, copied where the programs look
+#   VERSION           the package's version (BatonVersion's)
 #   STAGE MULTIARCH SWIFT_RUNTIME_DIR GECKO_ID SHIPPED_GECKO_ID FIREFOX_APP_ID
 set -eu
 
@@ -32,6 +33,15 @@ done | awk -v libs="$SWIFT_LIBS" '$2 == "=>" && index($3, libs "/") == 1 { print
     | sort -u >"$work/runtime"
 [ -s "$work/runtime" ] || { echo "stage: no Swift runtime library found under $SWIFT_LIBS" >&2; exit 1; }
 while read -r library; do install -m 0644 "$library" "$STAGE$SWIFT_RUNTIME_DIR/"; done <"$work/runtime"
+
+# The version each AppStream file gives as its newest release is the package's.
+for metainfo in Sources/BatonApp/Resources/org.baton.Baton.metainfo.xml Examples/*/Resources/*.metainfo.xml; do
+    released=$(sed -n 's/.*<release version="\([^"]*\)".*/\1/p' "$metainfo" | head -n 1)
+    if [ "$released" != "$VERSION" ]; then
+        echo "stage: $metainfo's newest release is ${released:-missing}, but the package is $VERSION (BatonVersion): add a <release> for it" >&2
+        exit 1
+    fi
+done
 
 # batond: its user unit (enabled for graphical sessions by a preset and by dh_installsystemduser),
 # D-Bus activation, autostart entry for sessions without user units, desktop entries, icons.

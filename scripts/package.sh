@@ -4,11 +4,12 @@
 # debian/*.lintian-overrides does not explain):
 #   baton                batond, baton, the Baton app, the browser host, the systemd user unit,
 #                        D-Bus activation, autostart and desktop entries, icons, metainfo, manual
-#                        pages, completions, and the browsers' native messaging host manifests
+#                        pages, completions, the browsers' native messaging host manifests, and
+#                        the Swift runtime they load, in a folder of its own (the others depend
+#                        on baton for it: `apt install ./dist/baton_*.deb` is all a person needs)
 #   webext-baton         the browser extension, for Chromium and Firefox ESR
 #   baton-examples       MailComposer and TextEditor
 #   libbaton-1-0, gir1.2-baton-1.0, libbaton-dev   libbaton, the GObject library
-#   baton-swift-runtime  the Swift runtime the others load, in a folder of its own
 # The version is BatonVersion's (Sources/BatonBus/BatonVersion.swift): debian/changelog is
 # written from it here. The build runs on a copy of the tree's files (tracked and new, not
 # ignored) in .build-package/, so nothing is written into the tree but dist/; swift build's
