@@ -17,8 +17,9 @@ struct BatondOptions: ParsableCommand {
             over mutual TLS, found through DNS-SD (avahi-daemon) or given as static peers. \
             Network settings may also be kept in CONFIG-DIR/batond.conf, a key file with a \
             [network] group: name=, listen=IP:PORT, peers=HOST:PORT;HOST:PORT, \
-            relays=relay://HOST:PORT/?id=ID;…. Command-line \
-            options win; peers from both are dialed. It is normally started by D-Bus activation \
+            relays=relay://HOST:PORT/?id=ID;…, and for every user of the machine in \
+            /etc/baton/batond.conf, read first: a key in the user's file replaces the same key \
+            there. Command-line options win; peers and relays from both are used. It is normally started by D-Bus activation \
             or its systemd user unit; run it in the foreground for development. When another \
             batond already owns the name, it exits at once with status 0, so a second start \
             (session autostart beside D-Bus activation) is harmless. Under systemd, with \
@@ -31,6 +32,10 @@ struct BatondOptions: ParsableCommand {
 
     @Option(help: "The folder for the device identity, pairings and batond.conf, created 0700 (default: $XDG_CONFIG_HOME/baton).")
     var configDir: String?
+
+    /// The machine-wide `batond.conf` (``NetworkSettings/machineFilePath``); tests point it elsewhere.
+    @Option(help: .hidden)
+    var machineConfig: String = NetworkSettings.machineFilePath
 
     @Option(help: "This device's name as other devices show it (default: the host name).")
     var name: String?
@@ -129,6 +134,8 @@ struct BatondOptions: ParsableCommand {
         if let stateDir { return URL(fileURLWithPath: stateDir, isDirectory: true) }
         return XDGDirectories.stateHome.appendingPathComponent("baton", isDirectory: true)
     }
+
+    var machineConfigFile: URL { URL(fileURLWithPath: machineConfig) }
 
     var configDirectory: URL {
         if let configDir { return URL(fileURLWithPath: configDir, isDirectory: true) }

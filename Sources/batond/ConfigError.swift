@@ -1,7 +1,7 @@
 import Foundation
 
-/// A file in batond's config folder that it cannot use (`batond.conf`,
-/// `paired-devices.json`): the file and what is wrong with it. batond then stops and
+/// A file in batond's config folder, or the machine's `/etc/baton/batond.conf`, that it cannot
+/// use (`batond.conf`, `paired-devices.json`): the file and what is wrong with it. batond then stops and
 /// leaves the file as it is.
 struct ConfigError: Error, CustomStringConvertible {
     /// The file at fault.

@@ -4,8 +4,9 @@ import BatonPeer
 import CGLib
 import Foundation
 
-/// batond's network settings: the command line over `batond.conf` over defaults; the device
-/// name the person chose (`SetDeviceName`) comes between the command line and the file.
+/// batond's network settings: the command line over the user's `batond.conf` over the
+/// machine's (``machineFilePath``) over defaults; the device name the person chose
+/// (`SetDeviceName`) comes between the command line and the files.
 struct NetworkSettings {
     var name: String
     /// Whether `--name` gave the name, which then cannot be changed while batond runs.
@@ -22,23 +23,28 @@ struct NetworkSettings {
     static let defaultPort: UInt16 = 48_100
     static let fileName = "batond.conf"
 
+    /// Where an administrator sets the network settings of every user of the machine, read
+    /// before each user's own `batond.conf`: a key in the user's file replaces the same key here.
+    static let machineFilePath = "/etc/baton/batond.conf"
+
     /// The largest `batond.conf` batond reads.
     static let maximumFileSize = 64 << 10
 
-    /// Merges the options with the config file in `directory`; `chosenName` is the name
-    /// the person gave the device, already checked.
+    /// Merges the options with the machine's config file (`options.machineConfigFile`) and
+    /// then the user's in `directory`, key by key; `chosenName` is the name the person gave
+    /// the device, already checked.
     ///
     /// - Throws: ``ConfigError`` naming the file and key for a bad file or value in it;
     ///   `ValidationError` for a bad option, or a host name that cannot be the device name.
     init(options: BatondOptions, directory: URL, chosenName: String? = nil) throws {
-        let url = directory.appendingPathComponent(Self.fileName)
-        let file = try Self.readFile(url)
-        /// Runs `check` on a value from the file, naming the file in its error.
-        func checked<Value>(_ check: () throws -> Value) throws -> Value {
+        let settings = try Self.readFiles([options.machineConfigFile, directory.appendingPathComponent(Self.fileName)])
+        let file = settings.mapValues(\.values)
+        /// Runs `check` on the value of `key`, naming the file it came from in its error.
+        func checked<Value>(_ key: String, _ check: () throws -> Value) throws -> Value {
             do {
                 return try check()
             } catch {
-                throw ConfigError(url, "\(error)")
+                throw ConfigError(settings[key]?.file ?? options.machineConfigFile, "\(error)")
             }
         }
         isNameFixed = options.name != nil
@@ -48,7 +54,7 @@ struct NetworkSettings {
         } else if let chosenName {
             name = chosenName
         } else if let name = file["name"]?.first {
-            try checked { try Self.checkName(name, what: "name") }
+            try checked("name") { try Self.checkName(name, what: "name") }
             self.name = name
         } else {
             let name = Self.hostName
@@ -64,14 +70,14 @@ struct NetworkSettings {
             (host, port) = try Self.listenEndpoint(listen, what: "--listen")
             isListenChosen = true
         } else if let listen = file["listen"]?.first {
-            (host, port) = try checked { try Self.listenEndpoint(listen, what: "listen") }
+            (host, port) = try checked("listen") { try Self.listenEndpoint(listen, what: "listen") }
             isListenChosen = true
         } else {
             (host, port) = ("0.0.0.0", Self.defaultPort)
             isListenChosen = false
         }
         let filePeers = file["peers"] ?? []
-        for address in filePeers { _ = try checked { try Self.endpoint(address, what: "peers") } }
+        for address in filePeers { _ = try checked("peers") { try Self.endpoint(address, what: "peers") } }
         peers = Array(Set(options.peer + filePeers)).sorted()
         var relays: [RelayAddress] = []
         for text in options.relay {
@@ -82,7 +88,7 @@ struct NetworkSettings {
             }
         }
         for text in file["relays"] ?? [] {
-            relays.append(try checked { try RelayAddress(text) })
+            relays.append(try checked("relays") { try RelayAddress(text) })
         }
         self.relays = relays.reduce(into: []) { kept, relay in if !kept.contains(relay) { kept.append(relay) } }
     }
@@ -123,6 +129,19 @@ struct NetworkSettings {
         }
         g_object_unref(UnsafeMutableRawPointer(address))
         return (host, port)
+    }
+
+    /// The `[network]` keys of the key files at `urls`, read in order, each with the file it
+    /// came from: a key in a later file replaces the same key of an earlier one, whole (a
+    /// later `relays=` empties the list).
+    ///
+    /// - Throws: ``ConfigError`` as ``readFile(_:)`` does, naming the file at fault.
+    private static func readFiles(_ urls: [URL]) throws -> [String: (values: [String], file: URL)] {
+        var settings: [String: (values: [String], file: URL)] = [:]
+        for url in urls {
+            for (key, values) in try readFile(url) { settings[key] = (values, url) }
+        }
+        return settings
     }
 
     /// The `[network]` keys of a GLib key file; none when there is no file.

@@ -11,12 +11,14 @@ import FuzzSupport
 // settings hold only checked values.
 
 /// Stands in for `batond`'s command line (BatondOptions.swift needs the whole service): the
-/// options `NetworkSettings` reads, none given, so every value comes from the file.
+/// options `NetworkSettings` reads, none given, so every value comes from the file; no
+/// machine-wide file (the user's and the machine's are read by the same code).
 struct BatondOptions {
     var name: String?
     var listen: String?
     var peer: [String] = []
     var relay: [String] = []
+    var machineConfigFile = Fuzz.scratch.appendingPathComponent("no-machine-\(NetworkSettings.fileName)")
 }
 
 @main

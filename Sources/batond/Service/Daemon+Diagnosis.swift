@@ -23,13 +23,13 @@ extension Daemon {
         if let listener = network.listener {
             if Self.isLoopback(listener.host) {
                 checks.append(.fail("listening", "listening on \(listener.address), which only this machine can reach: other devices can neither find nor dial this one",
-                                    fix: "listen on all addresses: remove --listen, or listen= from batond.conf (or give 0.0.0.0:PORT)"))
+                                    fix: "listen on all addresses: remove --listen, or listen= from batond.conf or /etc/baton/batond.conf (or give 0.0.0.0:PORT)"))
             } else {
                 checks.append(.pass("listening", "listening on \(listener.address)"))
             }
         } else {
             checks.append(.fail("listening", "not listening: other devices cannot reach this one",
-                                fix: "see batond's log (journalctl --user -u batond); choose a free address with --listen HOST:PORT or in batond.conf"))
+                                fix: "see batond's log (journalctl --user -u batond); choose a free address with --listen HOST:PORT or listen= in batond.conf (a listen= in /etc/baton/batond.conf is every user's: another user's batond may hold its port)"))
         }
         checks += await pairedDeviceChecks()
         checks.append(await notificationCheck())
