@@ -123,8 +123,11 @@ public final class ServiceSession {
                             hiding hidden: URL? = nil) throws -> ChildProcess {
         var network = namespace == nil && !discovery ? ["--no-discovery"] : []
         if !arguments.contains("--listen") { network += ["--listen", namespace == nil ? "127.0.0.1:0" : "0.0.0.0:0"] }
+        // The machine's own /etc/baton/batond.conf, where one exists, is not the test's.
+        let machineConfig = arguments.contains("--machine-config") ? []
+            : ["--machine-config", root.appendingPathComponent("etc/baton/batond.conf").path]
         let batondArguments = ["--state-dir", root.appendingPathComponent("state/baton").path, "--log-level", "debug"]
-            + network + arguments
+            + machineConfig + network + arguments
         // In a namespace, or with a folder hidden (a tmpfs over it, in a mount namespace of
         // its own: `ip netns exec` makes one, `unshare --mount` otherwise).
         var command = [Self.product("batond").path] + batondArguments
