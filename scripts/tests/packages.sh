@@ -266,7 +266,7 @@ echo "  install:  $install_time s (apt-get install -y ./*.deb, $newly packages s
 echo "$sizes"
 echo "  total:    $(($(date +%s) - started)) s"
 if [ "$failures" -gt 0 ]; then
-    echo "packages: FAIL: $failures checks failed: ${failed_checks[*]}" >&2
+    echo "packages: FAIL: $failures checks failed: $(printf '%s; ' "${failed_checks[@]}")" >&2
     exit 1
 fi
 echo "packages: all checks passed"

@@ -91,7 +91,7 @@ step_libraries() {
         elf_count=$((elf_count + 1))
         output=$(ldd "$file" 2>&1) || { fail "ldd $file: $output"; continue; }
         if grep -q 'not found' <<<"$output"; then
-            fail "$file: $(grep 'not found' <<<"$output" | tr -s ' \t' ' ' | paste -sd ';')"
+            fail "$file: not found: $(awk '/not found/ { print $1 }' <<<"$output" | sort -u | paste -sd ' ')"
         fi
         while read -r library; do
             if [ -z "${owners[$library]+set}" ]; then
@@ -145,7 +145,7 @@ step_desktop() {
         pass "baton doctor ran and exited 0: all its checks passed"
     elif [ "$status" -eq 1 ] && grep -q '^[0-9]* of [0-9]* checks failed\.$' <<<"$output" \
         && head -n 1 <<<"$output" | grep -q '^✔'; then
-        pass "baton doctor ran, found batond running, and exited 1 as designed: $(tail -n 1 <<<"$output") ($(grep '^✘' <<<"$output" | cut -d: -f1 | tr -d '✘' | paste -sd, -))"
+        pass "baton doctor ran, found batond running, and exited 1 as designed: $(tail -n 1 <<<"$output") ($(grep '^✘' <<<"$output" | cut -d: -f1 | sed 's/^✘ //' | paste -sd, -))"
     else
         fail "baton doctor exited with $status, which its output does not explain"
     fi
