@@ -58,7 +58,6 @@ work=$tree/.build-package
 root=$work/chroot
 pristine=$work/debootstrap-bookworm-minbase.tar
 mirror=http://deb.debian.org/debian
-package_names=(baton baton-swift-runtime webext-baton baton-examples libbaton-1-0 gir1.2-baton-1.0 libbaton-dev)
 failures=0
 failed_checks=()
 mkdir -p "$work"
@@ -127,12 +126,18 @@ if [ -z "$debs" ]; then
 fi
 debs=$(cd "$debs" && pwd)
 version=$(sed -n 's/.*static let string = "\([0-9][0-9.]*\)".*/\1/p' Sources/BatonBus/BatonVersion.swift)
+# The packages are those scripts/package.sh built, of this version; baton among them.
 deb_files=()
-for name in "${package_names[@]}"; do
-    file=$(ls "$debs/${name}_${version}_"*.deb 2>/dev/null | head -n 1)
-    [ -n "$file" ] || { echo "packages: FAIL: no ${name}_${version}_*.deb in $debs" >&2; exit 1; }
+package_names=()
+for file in "$debs"/*_"${version}"_*.deb; do
+    [ -f "$file" ] || continue
     deb_files+=("$file")
+    package_names+=("$(dpkg-deb -f "$file" Package)")
 done
+if [[ " ${package_names[*]} " != *" baton "* ]]; then
+    echo "packages: FAIL: no baton_${version}_*.deb in $debs" >&2
+    exit 1
+fi
 
 # 1. A fresh Debian 12 root, from the pristine copy of debootstrap's result when there is one.
 remove_root

@@ -6,7 +6,9 @@
 # Not for use outside that root: it makes users, buses and files as it pleases.
 set -uo pipefail
 
-packages=(baton baton-swift-runtime webext-baton baton-examples libbaton-1-0 gir1.2-baton-1.0 libbaton-dev)
+# Ours: the packages in /root/baton-debs, which scripts/tests/packages.sh copied there.
+packages=()
+for deb in /root/baton-debs/*.deb; do packages+=("$(dpkg-deb -f "$deb" Package)"); done
 state=/root/baton-checks
 mkdir -p "$state"
 failures=0
@@ -117,7 +119,7 @@ step_libraries() {
     done < <(for package in "${packages[@]}"; do dpkg -L "$package"; done | sort -u)
     if [ "$elf_count" -lt 8 ]; then fail "only $elf_count ELF files found in the packages"; fi
     if [ "$failures" -eq 0 ]; then
-        pass "ldd: $elf_count ELF files, $library_count library loads, ${#owners[@]} distinct libraries, all found: $ours ours (baton-swift-runtime, libbaton-1-0), $debians Debian's; none under /opt, no Swift toolchain"
+        pass "ldd: $elf_count ELF files, $library_count library loads, ${#owners[@]} distinct libraries, all found: $ours ours (the Swift runtime in baton, libbaton-1-0), $debians Debian's; none under /opt, no Swift toolchain"
     fi
     finish
 }
