@@ -218,7 +218,9 @@ class MailComposerHandoffScenarios: XCTestCase {
         let restored = try XCTUnwrap(launched.waitForEvent { $0.event == "restored" })
         XCTAssertEqual(launched.events().first?.event, "will-continue",
                        "the launch's own activate was skipped: \(launched.events().map(\.event))")
-        XCTAssertTrue(waitUntil { try currentTitle() == "Draft: Moving" })
+        XCTAssertTrue(waitUntil { try currentTitle() == "Draft: Moving" },
+                      "status: \((try? session.baton(["status", "--json"]).output) ?? "-"); "
+                      + "apps: \((try? session.baton(["apps", "--json"]).output) ?? "-")")
         XCTAssertFalse(monitor.log.contains("Draft: No Subject"), "a placeholder was offered: \(monitor.log)")
         // What the person sees: the launched instance shows the draft in a window of its own.
         let launchedPID = try XCTUnwrap((try session.baton(["apps", "--json"]).json as? [[String: Any]])?
@@ -234,6 +236,19 @@ class MailComposerHandoffScenarios: XCTestCase {
         XCTAssertNotNil(origin.waitForEvent { $0.event == "was-continued" })
         XCTAssertTrue(waitUntil { try origin.windows(titled: "Moving", timeout: 0.1).isEmpty },
                       "the draft window closed on the origin")
+        // The origin's inbox, left in the background, publishes the message it shows; the
+        // person is looking at the launched instance's draft (the desktop's focused window),
+        // and that stays this device's current activity, and what it offers.
+        XCTAssertTrue(waitUntil {
+            (try session.baton(["activities", "--json"]).json as? [[String: Any]] ?? [])
+                .contains { $0["title"] as? String == "Saturday party" }
+        }, "the origin's inbox published its message")
+        let focused = try XCTUnwrap(desktop.focusedWindow(), "no window has the focus")
+        XCTAssertTrue(try desktop.windows(pid: Int32(launchedPID)) { _ in true }.contains(focused),
+                      "the launched instance's window has the focus")
+        let status = try XCTUnwrap(session.baton(["status", "--json"]).json as? [String: Any])
+        XCTAssertEqual((status["current"] as? [String: Any])?["title"] as? String, "Draft: Moving", "\(status)")
+        XCTAssertEqual((status["offered"] as? [String: Any])?["title"] as? String, "Draft: Moving", "\(status)")
     }
 
 }

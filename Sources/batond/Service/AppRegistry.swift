@@ -294,10 +294,14 @@ final class AppRegistry {
         return offerable.first { $0.0.busName == foreground.busName }
     }
 
-    /// The most recently published current activity: the one the user touched last.
-    var latest: (RegisteredApp, PublishedActivity)? {
+    /// This device's current activity, which `baton status`, `inspect` and `send current`
+    /// name, eligible or not: that of the app the person used last (``RegisteredApp/lastActiveAt``)
+    /// among the apps that have one; of apps never active, the most recently published. An
+    /// app that publishes while another app's window is active (its own main window changed
+    /// when one of its windows closed) does not take it.
+    var current: (RegisteredApp, PublishedActivity)? {
         apps.values.compactMap { app in app.current.map { (app, $0) } }
-            .max { $0.1.publishedAt < $1.1.publishedAt }
+            .max { ($0.0.lastActiveAt ?? .distantPast, $0.1.publishedAt) < ($1.0.lastActiveAt ?? .distantPast, $1.1.publishedAt) }
     }
 
     /// Waits for an app that `accepts` approves of to register, up to `timeout` seconds.

@@ -11,7 +11,7 @@ extension Daemon {
     static var continuationMethods: [DaemonMethod] {
         [
             DaemonMethod("Inspect") { daemon, call, _ in
-                guard let (app, published) = daemon.registry.latest else {
+                guard let (app, published) = daemon.registry.current else {
                     throw ServiceError.unknownActivity("(current)")
                 }
                 daemon.answer(call) { [broker = daemon.broker] in

@@ -33,7 +33,7 @@ extension Daemon {
         // Resources held, for soak tests and leak hunting: see MainContextSources.
         status["glib-sources"] = .uint32(UInt32(clamping: MainContextSources.count()))
         if let descriptors = OpenFileDescriptors.count() { status["open-fds"] = .uint32(UInt32(clamping: descriptors)) }
-        if let (app, published) = registry.latest {
+        if let (app, published) = registry.current {
             status["current"] = .dictionary(Self.record(app, published))
         }
         if let offeredRecord { status["offered"] = .dictionary(offeredRecord) }
