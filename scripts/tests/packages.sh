@@ -7,7 +7,9 @@
 # and `baton doctor` runs, and that MailComposer under Xvfb publishes its draft; that two users'
 # batonds, paired with `baton pair`, stay paired with byte-identical pairing files through
 # `apt-get install --reinstall` and `dpkg -i`; that `apt-get purge` leaves none of the packages'
-# files and that an install and purge leave the system as they found it. Prints PASS/FAIL
+# files and that an install and purge leave the system as they found it; and, on this machine,
+# that Debian's Chromium and Firefox ESR load webext-baton's extension as the package lays it
+# out (scripts/tests/packages/browsers.sh, 1.5 min). Prints PASS/FAIL
 # lines, then the times and sizes; exits non-zero when a check fails. Skips (exit 0) unless
 # run as root with debootstrap.
 # Takes about 3 minutes after scripts/package.sh (which it runs first, unless given --debs):
@@ -263,7 +265,15 @@ in_root /root/bin/checks.sh snapshot second-purge >/dev/null
 check "f. install and purge again change nothing" /root/bin/checks.sh compare first-purge second-purge
 echo "packages: the users' own files in /home (~/.config/baton, ~/.local/state/baton) are theirs: purge leaves them"
 
-# 4. Summary.
+# 4. The browsers on this machine (Debian's Chromium and Firefox ESR) with webext-baton's files
+# where the package puts them: both load the extension as they are.
+echo "== g. Chromium and Firefox ESR load webext-baton's extension"
+if ! bash scripts/tests/packages/browsers.sh "$debs"; then
+    failures=$((failures + 1))
+    failed_checks+=("g. browsers")
+fi
+
+# 5. Summary.
 echo
 echo "packages: summary"
 echo "  root:     $debootstrap_time s ($how)"
