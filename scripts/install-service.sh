@@ -184,8 +184,8 @@ if [ -z "$gecko_id" ] && [ -f "$extension_dir/manifest.json" ]; then
     [ "$gecko_id" != "$shipped_gecko_id" ] || gecko_id=""
 fi
 [ -n "$gecko_id" ] || gecko_id="{$(cat /proc/sys/kernel/random/uuid)}"
-if ! [[ "$gecko_id" =~ ^(\{[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\}|[A-Za-z0-9._+-]+@[A-Za-z0-9.-]+)$ ]] \
-    || [ "${#gecko_id}" -gt 80 ]; then
+source scripts/firefox-extension-id.sh
+if ! firefox_extension_id_is_valid "$gecko_id"; then
     echo "install-service: \"$gecko_id\" is not a Firefox extension id: give a {UUID} or name@domain (at most 80 characters)" >&2
     exit 2
 fi

@@ -38,8 +38,8 @@ while (($#)); do
         *) echo "package: unknown argument $1" >&2; usage >&2; exit 2 ;;
     esac
 done
-if [ -n "$gecko_id" ] && { ! [[ "$gecko_id" =~ ^(\{[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\}|[A-Za-z0-9._+-]+@[A-Za-z0-9.-]+)$ ]] \
-    || [ "${#gecko_id}" -gt 80 ]; }; then
+source scripts/firefox-extension-id.sh
+if [ -n "$gecko_id" ] && ! firefox_extension_id_is_valid "$gecko_id"; then
     echo "package: \"$gecko_id\" is not a Firefox extension id: give a {UUID} or name@domain (at most 80 characters)" >&2
     exit 2
 fi

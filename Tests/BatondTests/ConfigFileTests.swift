@@ -84,15 +84,18 @@ final class ConfigFileTests: XCTestCase {
         XCTAssertEqual(try BatondOptions.parse(["--machine-config", "/tmp/x.conf"]).machineConfigFile.path, "/tmp/x.conf")
     }
 
-    func testTheMachineFileAloneGivesItsSettings() async throws {
-        let (directory, _, options) = try folders(machine: """
-            [network]
-            name=Lab desk 4
-            listen=0.0.0.0:48200
-            peers=printer-desk:48100;10.1.0.9:48100
-            relays=\(Self.relay("relay.office.example"))
+    /// A lab desk's machine file: every key set.
+    static let labDesk = """
+        [network]
+        name=Lab desk 4
+        listen=0.0.0.0:48200
+        peers=printer-desk:48100;10.1.0.9:48100
+        relays=\(relay("relay.office.example"))
 
-            """, user: nil)
+        """
+
+    func testTheMachineFileAloneGivesItsSettings() async throws {
+        let (directory, _, options) = try folders(machine: Self.labDesk, user: nil)
         let settings = try NetworkSettings(options: options, directory: directory)
         XCTAssertEqual(settings.name, "Lab desk 4")
         XCTAssertFalse(settings.isNameFixed)
@@ -104,14 +107,7 @@ final class ConfigFileTests: XCTestCase {
     }
 
     func testAKeyInTheUsersFileReplacesTheMachinesAndTheOthersAreKept() async throws {
-        let (directory, _, options) = try folders(machine: """
-            [network]
-            name=Lab desk 4
-            listen=0.0.0.0:48200
-            peers=printer-desk:48100;10.1.0.9:48100
-            relays=\(Self.relay("relay.office.example"))
-
-            """, user: "[network]\npeers=laptop:48100\nrelays=\n")
+        let (directory, _, options) = try folders(machine: Self.labDesk, user: "[network]\npeers=laptop:48100\nrelays=\n")
         let settings = try NetworkSettings(options: options, directory: directory)
         XCTAssertEqual(settings.peers, ["laptop:48100"], "the user's peers replace the machine's")
         XCTAssertEqual(settings.relays, [], "an empty relays= in the user's file empties the machine's list")
