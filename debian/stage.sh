@@ -71,7 +71,9 @@ template Browser/native-messaging/firefox/org.baton.browser_host.json \
 # every extension there, /etc/chromium.d/extensions) and from Firefox's system folder for the
 # application, under the extension's id.
 install -d "$STAGE/usr/share/webext/baton"
-sed "s|\"id\": \"$SHIPPED_GECKO_ID\"|\"id\": \"$GECKO_ID\"|" Browser/extension/manifest.json >"$work/manifest.json"
+sed "s|\"id\": *\"$SHIPPED_GECKO_ID\"|\"id\": \"$GECKO_ID\"|" Browser/extension/manifest.json >"$work/manifest.json"
+grep -q "\"id\": \"$GECKO_ID\"" "$work/manifest.json" \
+    || { echo "stage: the extension's manifest does not carry the Firefox id $GECKO_ID" >&2; exit 1; }
 install -m 0644 "$work/manifest.json" Browser/extension/background.js "$STAGE/usr/share/webext/baton/"
 install -d "$STAGE/usr/share/chromium/extensions" "$STAGE/usr/share/mozilla/extensions/$FIREFOX_APP_ID"
 ln -s ../../webext/baton "$STAGE/usr/share/chromium/extensions/baton"

@@ -56,7 +56,7 @@ rm -rf "$source_dir" "$work"/*.deb "$work"/*.changes "$work"/*.buildinfo
 mkdir -p "$source_dir" dist
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' file; do
-        [ -e "$file" ] && printf '%s\0' "$file"
+        [ ! -e "$file" ] || printf '%s\0' "$file"
     done | tar --null -T - -cf - | tar -xf - -C "$source_dir"
     changed=$(git log -1 --format=%aD 2>/dev/null || date -R)
 else

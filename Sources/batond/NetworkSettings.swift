@@ -13,7 +13,9 @@ struct NetworkSettings {
     var isNameFixed: Bool
     var host: String
     var port: UInt16
-    /// Whether the address was chosen (a taken default port falls back to a free one).
+    /// Whether the person chose the address (`--listen`, or `listen=` in their own file): a
+    /// taken port then stops batond. The default, or the machine file's `listen=` (one port
+    /// for every user of the machine, so the second one's is taken), falls back to a free one.
     var isListenChosen: Bool
     var peers: [String]
     /// Relay servers (`relay://HOST:PORT/?id=…`) through which paired devices that cannot
@@ -71,7 +73,7 @@ struct NetworkSettings {
             isListenChosen = true
         } else if let listen = file["listen"]?.first {
             (host, port) = try checked("listen") { try Self.listenEndpoint(listen, what: "listen") }
-            isListenChosen = true
+            isListenChosen = settings["listen"]?.file.path != options.machineConfigFile.path
         } else {
             (host, port) = ("0.0.0.0", Self.defaultPort)
             isListenChosen = false

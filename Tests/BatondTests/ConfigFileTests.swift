@@ -101,7 +101,7 @@ final class ConfigFileTests: XCTestCase {
         XCTAssertFalse(settings.isNameFixed)
         XCTAssertEqual(settings.host, "0.0.0.0")
         XCTAssertEqual(settings.port, 48200)
-        XCTAssertTrue(settings.isListenChosen)
+        XCTAssertFalse(settings.isListenChosen, "the machine's port is every user's: a taken one falls back to a free one")
         XCTAssertEqual(settings.peers, ["10.1.0.9:48100", "printer-desk:48100"])
         XCTAssertEqual(settings.relays.map(\.host), ["relay.office.example"])
     }
@@ -113,7 +113,7 @@ final class ConfigFileTests: XCTestCase {
         XCTAssertEqual(settings.relays, [], "an empty relays= in the user's file empties the machine's list")
         XCTAssertEqual(settings.name, "Lab desk 4", "a key the user's file does not give is the machine's")
         XCTAssertEqual(settings.port, 48200, "a key the user's file does not give is the machine's")
-        XCTAssertTrue(settings.isListenChosen)
+        XCTAssertFalse(settings.isListenChosen)
 
         try "[network]\nname=My laptop\nlisten=[::]:0\nrelays=\(Self.relay("relay.home.example"))\n"
             .write(to: directory.appendingPathComponent(NetworkSettings.fileName), atomically: true, encoding: .utf8)
@@ -121,6 +121,7 @@ final class ConfigFileTests: XCTestCase {
         XCTAssertEqual(replaced.name, "My laptop")
         XCTAssertEqual(replaced.host, "::")
         XCTAssertEqual(replaced.port, 0)
+        XCTAssertTrue(replaced.isListenChosen, "the person's own listen= is theirs: a taken port is an error")
         XCTAssertEqual(replaced.relays.map(\.host), ["relay.home.example"])
         XCTAssertEqual(replaced.peers, ["10.1.0.9:48100", "printer-desk:48100"])
     }

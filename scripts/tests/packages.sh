@@ -37,7 +37,7 @@ while (($#)); do
     case "$1" in
         --debs) debs=${2:-}; [ -n "$debs" ] || { usage >&2; exit 2; }; shift 2 ;;
         --keep) keep=true; shift ;;
-        --break) break_what=${2:-}; shift 2 ;;
+        --break) break_what=${2:-}; [ -n "$break_what" ] || { usage >&2; exit 2; }; shift 2 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "packages: unknown argument $1" >&2; usage >&2; exit 2 ;;
     esac
