@@ -47,8 +47,7 @@ fi
 source scripts/setup.sh
 started=$(date +%s)
 
-version=$(sed -n 's/.*static let string = "\([0-9][0-9.]*\)".*/\1/p' Sources/BatonBus/BatonVersion.swift)
-[ -n "$version" ] || { echo "package: no version in Sources/BatonBus/BatonVersion.swift" >&2; exit 1; }
+version=$(scripts/baton-version.sh)
 
 work=$PWD/.build-package
 source_dir=$work/baton-$version

@@ -127,7 +127,7 @@ if [ -z "$debs" ]; then
     debs=$tree/dist
 fi
 debs=$(cd "$debs" && pwd)
-version=$(sed -n 's/.*static let string = "\([0-9][0-9.]*\)".*/\1/p' Sources/BatonBus/BatonVersion.swift)
+version=$(scripts/baton-version.sh)
 # The packages are those scripts/package.sh built, of this version; baton among them.
 deb_files=()
 package_names=()
